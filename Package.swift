@@ -1,0 +1,19 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Ripple",
+    // Synchronization's `Atomic` needs these minimums on Apple platforms; Linux and Windows have no floor.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Ripple", targets: ["Ripple"]),
+        .executable(name: "Playground", targets: ["Playground"]),
+    ],
+    targets: [
+        // The Foundation-free core: Combine's push-stream API.
+        .target(name: "Ripple"),
+        .executableTarget(name: "Playground", dependencies: ["Ripple"], path: "Playground"),
+        .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+print("Ripple Playground")

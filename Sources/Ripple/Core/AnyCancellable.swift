@@ -1,0 +1,78 @@
+import Synchronization
+
+/// A type-erasing cancellable object that runs a cancellation action when cancelled or deinitialized.
+///
+/// The action runs at most once, whether through ``cancel()``, a second `cancel()` from another
+/// thread, or `deinit`. Instances are equal only to themselves.
+///
+/// ```swift
+/// var bag = Set<AnyCancellable>()
+/// AnyCancellable { print("cancelled") }.store(in: &bag)
+/// bag.removeAll()
+/// // Prints "cancelled"
+/// ```
+public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+    /// What cancelling does. Written once at init, read and cleared only by the thread that wins `fired`.
+    private enum Action {
+        case closure(() -> Void)
+        case object(any Cancellable & AnyObject)
+        case nothing
+    }
+
+    private var action: Action
+    private let fired = Atomic<Bool>(false)
+
+    /// Creates a cancellable object with the given cancellation closure.
+    public init(_ cancel: @escaping () -> Void) {
+        action = .closure(cancel)
+    }
+
+    /// Creates a cancellable object that forwards cancellation to `canceller`.
+    public init<C: Cancellable>(_ canceller: C) {
+        if let object = canceller as? AnyCancellable {
+            // Wrapping an AnyCancellable forwards to it rather than nesting closures.
+            action = .object(object)
+        } else {
+            action = .closure(canceller.cancel)
+        }
+    }
+
+    /// Creates a cancellable that forwards to a class instance without allocating a closure.
+    init(object: some Cancellable & AnyObject) {
+        action = .object(object)
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// Cancels the activity: runs the action once and releases it.
+    public func cancel() {
+        guard !fired.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let action = self.action
+        self.action = .nothing
+        switch action {
+        case .closure(let body): body()
+        case .object(let object): object.cancel()
+        case .nothing: break
+        }
+    }
+
+    /// Stores this object in the given collection.
+    public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
+        collection.append(self)
+    }
+
+    /// Stores this object in the given set.
+    public func store(in set: inout Set<AnyCancellable>) {
+        set.insert(self)
+    }
+
+    public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
+        lhs === rhs
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}

@@ -1,0 +1,96 @@
+/// A publisher that exposes a method for outside callers to publish elements.
+///
+/// Subjects are how imperative code (callbacks, delegates, UI events) enters a stream.
+public protocol Subject<Output, Failure>: AnyObject, Publisher {
+    /// Sends a value to the subscriber.
+    func send(_ value: Output)
+    /// Sends a completion signal to the subscriber.
+    func send(completion: Subscribers.Completion<Failure>)
+    /// Provides this subject an upstream subscription to manage.
+    func send(subscription: any Subscription)
+}
+
+extension Subject where Output == Void {
+    /// Sends a void value to the subscriber.
+    @inlinable
+    public func send() {
+        send(())
+    }
+}
+
+extension Publisher {
+    /// Attaches the specified subject to this publisher.
+    ///
+    /// The subject requests unlimited demand (``PassthroughSubject`` once it has a subscriber of its
+    /// own) and forwards values and completion. Cancel the returned object to detach.
+    public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
+        let subscriber = SubjectSubscriber<S>(subject)
+        receive(subscriber: subscriber)
+        return AnyCancellable(object: subscriber)
+    }
+}
+
+/// Forwards an upstream into a subject (`publisher.subscribe(subject)`).
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible {
+    typealias Input = Downstream.Output
+    typealias Failure = Downstream.Failure
+
+    private struct State {
+        var subject: Downstream?
+        var upstream: (any Subscription)?
+        var terminated = false
+    }
+
+    private let lock = Lock()
+    private var state: State
+
+    init(_ subject: Downstream) {
+        state = State(subject: subject)
+    }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard !state.terminated, state.upstream == nil, let subject = state.subject else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state.upstream = subscription
+        lock.unlock()
+        // The subject decides how much to request; it talks to us as its upstream.
+        subject.send(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        let subject = state.subject
+        lock.unlock()
+        subject?.send(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        let subject = state.subject
+        state = State(subject: nil, upstream: nil, terminated: true)
+        lock.unlock()
+        subject?.send(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        let upstream = state.upstream
+        lock.unlock()
+        upstream?.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        let upstream = state.upstream
+        state = State(subject: nil, upstream: nil, terminated: true)
+        lock.unlock()
+        upstream?.cancel()
+    }
+
+    var description: String { "Subject" }
+}

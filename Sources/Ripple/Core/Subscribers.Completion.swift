@@ -1,0 +1,57 @@
+extension Subscribers {
+    /// A signal that a publisher doesn't produce additional elements, either due to normal
+    /// completion or an error.
+    @frozen
+    public enum Completion<Failure: Error> {
+        /// The publisher finished normally.
+        case finished
+        /// The publisher stopped publishing due to the indicated error.
+        case failure(Failure)
+    }
+}
+
+extension Subscribers.Completion: Equatable where Failure: Equatable {}
+extension Subscribers.Completion: Hashable where Failure: Hashable {}
+extension Subscribers.Completion: Sendable where Failure: Sendable {}
+
+extension Subscribers.Completion: Codable where Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case success
+        case error
+    }
+
+    /// Decodes `{"success": true}` as ``finished`` and `{"success": false, "error": …}` as ``failure(_:)``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if try container.decode(Bool.self, forKey: .success) {
+            self = .finished
+        } else {
+            self = .failure(try container.decode(Failure.self, forKey: .error))
+        }
+    }
+
+    /// Encodes ``finished`` as `{"success": true}` and ``failure(_:)`` as `{"success": false, "error": …}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .finished:
+            try container.encode(true, forKey: .success)
+        case .failure(let error):
+            try container.encode(false, forKey: .success)
+            try container.encode(error, forKey: .error)
+        }
+    }
+}
+
+extension Subscribers.Completion {
+    /// The same completion with its failure erased to `any Error` (internal helper for `try` operators).
+    @inlinable
+    internal func mapFailure<NewFailure: Error>(
+        _ transform: (Failure) -> NewFailure
+    ) -> Subscribers.Completion<NewFailure> {
+        switch self {
+        case .finished: return .finished
+        case .failure(let error): return .failure(transform(error))
+        }
+    }
+}

@@ -1,0 +1,40 @@
+extension Publishers {
+    /// A publisher that buffers every element and publishes them as one array when the upstream
+    /// finishes. A failure is forwarded at once and the buffer dropped.
+    public struct Collect<Upstream: Publisher>: Publisher {
+        public typealias Output = [Upstream.Output]
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(
+                ReduceInner<Upstream.Output, Failure, S>(
+                    downstream: subscriber, initial: [], name: "Collect", mapFailure: { $0 }
+                ) { result, value in
+                    result!.append(value)
+                    return false
+                })
+        }
+    }
+}
+
+extension Publishers.Collect: Equatable where Upstream: Equatable {}
+
+extension Publisher {
+    /// Collects all received elements, and emits a single array of the collection when the upstream
+    /// publisher finishes.
+    ///
+    /// ```swift
+    /// let cancellable = (1...3).publisher.collect().sink { print($0) }
+    /// // Prints "[1, 2, 3]"
+    /// ```
+    public func collect() -> Publishers.Collect<Self> {
+        Publishers.Collect(upstream: self)
+    }
+}

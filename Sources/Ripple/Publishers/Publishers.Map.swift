@@ -1,0 +1,85 @@
+extension Publishers {
+    /// A publisher that transforms all elements from the upstream publisher with a provided closure.
+    public struct Map<Upstream: Publisher, Output>: Publisher {
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The closure that transforms elements from the upstream publisher.
+        public let transform: (Upstream.Output) -> Output
+
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(ForwardingInner(downstream: subscriber, name: "Map") { transform($0) })
+        }
+    }
+
+    /// A publisher that transforms all elements from the upstream publisher with a provided
+    /// error-throwing closure; a thrown error cancels upstream and fails the stream.
+    public struct TryMap<Upstream: Publisher, Output>: Publisher {
+        public typealias Failure = any Error
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The error-throwing closure that transforms elements from the upstream publisher.
+        public let transform: (Upstream.Output) throws -> Output
+
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            upstream.subscribe(TryForwardingInner(downstream: subscriber, name: "TryMap") { try transform($0) })
+        }
+    }
+}
+
+extension Publisher {
+    /// Transforms all elements from the upstream publisher with a provided closure.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2, 3].publisher.map { $0 * $0 }.sink { print($0) }
+    /// // Prints "1", "4", "9"
+    /// ```
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+        Publishers.Map(upstream: self, transform: transform)
+    }
+
+    /// Transforms all elements from the upstream publisher with a provided error-throwing closure.
+    ///
+    /// If the closure throws, the publisher cancels its upstream and fails with the thrown error.
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+        Publishers.TryMap(upstream: self, transform: transform)
+    }
+}
+
+// MARK: Fusion: consecutive maps become one operator over the same upstream.
+
+extension Publishers.Map {
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+        let first = self.transform
+        return Publishers.Map(upstream: upstream) { transform(first($0)) }
+    }
+
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
+    }
+}
+
+extension Publishers.TryMap {
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
+    }
+
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
+    }
+}

@@ -1,0 +1,60 @@
+/// A subject that wraps a single value and publishes a new element whenever the value changes.
+///
+/// A new subscriber receives the current value on its first demand, then every later one. Every
+/// ``send(_:)`` and every assignment to ``value`` publishes, equal to the previous value or not.
+///
+/// ```swift
+/// let temperature = CurrentValueSubject<Int, Never>(20)
+/// let cancellable = temperature.sink { print("now", $0) }
+/// temperature.value = 21
+/// // Prints "now 20", then "now 21"
+/// ```
+///
+/// With zero demand a subscriber keeps only the latest value, delivered on its next request.
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+    private let core: SubjectCore<Output, Failure>
+
+    /// Creates a subject with the given initial value.
+    public init(_ value: Output) {
+        core = SubjectCore(current: value)
+    }
+
+    deinit {
+        core.cancelUpstreams()
+    }
+
+    /// The value wrapped by this subject, published as a new element whenever it changes.
+    ///
+    /// After completion, assigning still stores the value (and publishes nothing).
+    public var value: Output {
+        get {
+            core.lock.lock()
+            defer { core.lock.unlock() }
+            return core.state.current!
+        }
+        set {
+            core.send(newValue, storeAfterCompletion: true)
+        }
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        core.receive(subscriber: subscriber)
+    }
+
+    /// Stores `input` as the current value and sends it to every subscriber with demand.
+    /// After completion it does nothing (``value`` keeps its last value).
+    public func send(_ input: Output) {
+        core.send(input)
+    }
+
+    /// Sends a completion signal to every subscriber. Only the first completion counts.
+    public func send(completion: Subscribers.Completion<Failure>) {
+        core.send(completion: completion)
+    }
+
+    /// Takes an upstream subscription and asks it for `.unlimited` at once; it is cancelled when the
+    /// subject is deallocated.
+    public func send(subscription: any Subscription) {
+        core.send(subscription: subscription)
+    }
+}

@@ -1,0 +1,51 @@
+/// A subject that broadcasts elements to downstream subscribers.
+///
+/// Unlike ``CurrentValueSubject``, a `PassthroughSubject` has no initial value and keeps none:
+/// a subscriber with no outstanding demand simply misses the value.
+///
+/// ```swift
+/// let subject = PassthroughSubject<String, Never>()
+/// let cancellable = subject.sink { print("got", $0) }
+/// subject.send("hello")
+/// // Prints "got hello"
+/// ```
+///
+/// Thread safety: every method may be called from any thread. Values reach subscribers in
+/// subscription order, and calls to one subscriber never overlap (see ``send(_:)``).
+///
+/// Differs from Combine: subscribers are served in subscription order (Combine documents no order;
+/// OpenCombine uses hash order), and a value sent from another thread while a subscriber is busy is
+/// handed to the busy thread instead of blocking on a lock held across the subscriber's code.
+public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+    private let core = SubjectCore<Output, Failure>(current: nil)
+
+    /// Creates a subject.
+    public init() {}
+
+    deinit {
+        core.cancelUpstreams()
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        core.receive(subscriber: subscriber)
+    }
+
+    /// Sends a value to every subscriber that has outstanding demand.
+    ///
+    /// A subscriber sending to the same subject from inside `receive` gets the new value at once,
+    /// nested. After completion, `send` does nothing.
+    public func send(_ input: Output) {
+        core.send(input)
+    }
+
+    /// Sends a completion signal to every subscriber. Only the first completion counts.
+    public func send(completion: Subscribers.Completion<Failure>) {
+        core.send(completion: completion)
+    }
+
+    /// Takes an upstream subscription; it is asked for `.unlimited` once any subscriber of this
+    /// subject has demand, and cancelled when the subject is deallocated.
+    public func send(subscription: any Subscription) {
+        core.send(subscription: subscription)
+    }
+}

@@ -1,0 +1,123 @@
+extension Subscribers {
+    /// A simple subscriber that requests an unlimited number of values upon subscription.
+    ///
+    /// It calls `receiveValue` for every value and `receiveCompletion` once. After completion or
+    /// cancellation it releases both closures and ignores everything that still arrives.
+    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+        @unchecked Sendable
+    {
+        private enum Status {
+            case awaitingSubscription
+            case subscribed(any Subscription)
+            case terminal
+        }
+
+        private struct State {
+            var status = Status.awaitingSubscription
+            var receiveValue: ((Input) -> Void)?
+            var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+        }
+
+        private let lock = Lock()
+        private var state: State
+
+        /// The closure to execute on receipt of a value (a no-op once the sink has terminated).
+        public var receiveValue: (Input) -> Void {
+            lock.withLock { state.receiveValue } ?? { _ in }
+        }
+
+        /// The closure to execute on completion (a no-op once the sink has terminated).
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+            lock.withLock { state.receiveCompletion } ?? { _ in }
+        }
+
+        /// Initializes a sink with the provided closures.
+        public init(
+            receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+            receiveValue: @escaping (Input) -> Void
+        ) {
+            state = State(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+        }
+
+        public var description: String { "Sink" }
+
+        public func receive(subscription: any Subscription) {
+            lock.lock()
+            guard case .awaitingSubscription = state.status else {
+                lock.unlock()
+                subscription.cancel()
+                return
+            }
+            state.status = .subscribed(subscription)
+            lock.unlock()
+            subscription.request(.unlimited)
+        }
+
+        public func receive(_ value: Input) -> Subscribers.Demand {
+            lock.lock()
+            let receiveValue = state.receiveValue
+            lock.unlock()
+            receiveValue?(value)
+            return .none
+        }
+
+        public func receive(completion: Subscribers.Completion<Failure>) {
+            lock.lock()
+            let receiveCompletion = state.receiveCompletion
+            let released = state
+            state = State(status: .terminal)
+            lock.unlock()
+            receiveCompletion?(completion)
+            _ = released  // closures and subscription are released here, outside the lock
+        }
+
+        /// Cancels the subscription and releases the closures. Safe to call more than once.
+        public func cancel() {
+            lock.lock()
+            guard case .subscribed(let subscription) = state.status else {
+                if case .awaitingSubscription = state.status {
+                    state = State(status: .terminal)
+                }
+                lock.unlock()
+                return
+            }
+            let released = state
+            state = State(status: .terminal)
+            lock.unlock()
+            subscription.cancel()
+            _ = released
+        }
+    }
+}
+
+extension Publisher {
+    /// Attaches a subscriber with closure-based behavior.
+    ///
+    /// ```swift
+    /// let cancellable = Just(7).sink(
+    ///     receiveCompletion: { print("done:", $0) },
+    ///     receiveValue: { print("value:", $0) }
+    /// )
+    /// // Prints "value: 7", then "done: finished"
+    /// ```
+    ///
+    /// - Returns: A cancellable; dropping it cancels the subscription.
+    public func sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        let sink = Subscribers.Sink<Output, Failure>(
+            receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        subscribe(sink)
+        return AnyCancellable(object: sink)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Attaches a subscriber with closure-based behavior to a publisher that never fails.
+    ///
+    /// - Returns: A cancellable; dropping it cancels the subscription.
+    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+    }
+}
