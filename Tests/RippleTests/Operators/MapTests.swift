@@ -1,0 +1,81 @@
+import Ripple
+import Testing
+
+@Suite struct MapTests {
+    @Test func transformsValuesAndForwardsCompletion() {
+        let recorder = Recorder(for: [1, 2].publisher.map { $0 * 10 })
+        #expect(recorder.events == [.subscription, .value(10), .value(20), .finished])
+    }
+
+    // Rule 23: the upstream subscription is forwarded, not wrapped.
+    @Test func forwardsTheUpstreamSubscription() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder(for: upstream.map { $0 }, demand: .max(2))
+        #expect(recorder.subscription?.combineIdentifier == upstream.subscription.combineIdentifier)
+        #expect(upstream.subscription.requests == [.max(2)])
+        recorder.cancel()
+        #expect(upstream.subscription.cancelled)
+    }
+
+    @Test func passesReturnedDemandUpstream() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<String, Never>(demand: .max(1)) { _ in .max(3) }
+        upstream.map(String.init).subscribe(recorder)
+        #expect(upstream.send(1) == .max(3))
+        #expect(recorder.values == ["1"])
+    }
+
+    @Test func forwardsFailure() {
+        let recorder = Recorder(for: Fail<Int, TestError>(error: TestError(id: 1)).map { $0 + 1 })
+        #expect(recorder.events == [.subscription, .failure("TestError(1)")])
+    }
+
+    // Rule 25
+    @Test func mapMapFusesIntoOneMap() {
+        let upstream = [1, 2].publisher
+        let fused: Publishers.Map<Publishers.Sequence<[Int], Never>, String> = upstream.map { $0 + 1 }.map { "\($0)" }
+        #expect(fused.upstream == upstream)
+        #expect(Recorder(for: fused).values == ["2", "3"])
+    }
+
+    @Test func mapTryMapFusesIntoOneTryMap() {
+        let fused: Publishers.TryMap<Publishers.Sequence<[Int], Never>, Int> = [1].publisher.map { $0 }.tryMap { $0 * 2 }
+        #expect(Recorder(for: fused).values == [2])
+    }
+}
+
+@Suite struct TryMapTests {
+    @Test func transformsValues() {
+        let recorder = Recorder(for: [1, 2].publisher.tryMap { $0 * 2 })
+        #expect(recorder.events == [.subscription, .value(2), .value(4), .finished])
+    }
+
+    // Rule 23: a throw cancels upstream *before* the failure goes downstream.
+    @Test func throwingCancelsUpstreamBeforeSendingFailure() {
+        let upstream = ManualPublisher<Int, Never>()
+        let cancelledBeforeFailure = Locked<Bool?>(nil)
+        let recorder = Recorder<Int, any Error>(onCompletion: { _ in
+            cancelledBeforeFailure.withLock { $0 = upstream.subscription.cancelled }
+        })
+        upstream.tryMap { value -> Int in
+            if value == 2 { throw TestError(id: 2) }
+            return value
+        }.subscribe(recorder)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(3)
+        upstream.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1), .failure("TestError(2)")])
+        #expect(cancelledBeforeFailure.current == true)
+    }
+
+    @Test func upstreamFailureIsErased() {
+        let recorder = Recorder(for: Fail<Int, TestError>(error: TestError(id: 7)).tryMap { $0 })
+        #expect(recorder.events == [.subscription, .failure("TestError(7)")])
+    }
+
+    @Test func tryMapMapFuses() {
+        let fused: Publishers.TryMap<Publishers.Sequence<[Int], Never>, Int> = [1].publisher.tryMap { $0 }.map { $0 + 1 }
+        #expect(Recorder(for: fused).values == [2])
+    }
+}

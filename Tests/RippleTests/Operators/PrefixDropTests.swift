@@ -1,0 +1,53 @@
+import Ripple
+import Testing
+
+@Suite struct PrefixTests {
+    @Test func takesTheFirstNThenCancelsUpstreamAndFinishes() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder(for: upstream.prefix(2))
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(3)
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+        #expect(upstream.subscription.cancelled)
+    }
+
+    @Test func respectsDemandAndEarlyCompletion() {
+        #expect(Recorder(for: (1...10).publisher.prefix(3), demand: .max(2)).values == [1, 2])
+        #expect(Recorder(for: [1].publisher.prefix(3)).events == [.subscription, .value(1), .finished])
+    }
+
+    @Test func zeroFinishesAtOnce() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder(for: upstream.prefix(0))
+        #expect(recorder.events == [.subscription, .finished])
+        #expect(upstream.subscription.cancelled)
+    }
+
+    @Test func negativeLengthTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Just(1).prefix(-1)
+        }
+    }
+}
+
+@Suite struct DropFirstTests {
+    @Test func omitsTheFirstNReturningMaxOneEach() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder(for: upstream.dropFirst(2), demand: .max(1))
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .max(1))
+        upstream.send(3)
+        #expect(recorder.values == [3])
+    }
+
+    @Test func defaultDropsOne() {
+        #expect(Recorder(for: (1...3).publisher.dropFirst()).values == [2, 3])
+    }
+
+    @Test func eachSubscriptionCountsAfresh() {
+        let publisher = (1...3).publisher.dropFirst(1)
+        #expect(Recorder(for: publisher).values == [2, 3])
+        #expect(Recorder(for: publisher).values == [2, 3])
+    }
+}

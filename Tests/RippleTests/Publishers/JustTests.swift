@@ -1,0 +1,74 @@
+import Foundation
+import Ripple
+import Testing
+
+@Suite struct JustTests {
+    // Rule 19
+    @Test func emitsValueThenFinishedOnceDemandArrives() {
+        let recorder = Recorder(for: Just(7), demand: nil)
+        #expect(recorder.events == [.subscription])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.subscription, .value(7), .finished])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.subscription, .value(7), .finished])
+    }
+
+    @Test func eachSubscriberGetsItsOwnValue() {
+        let just = Just("x")
+        #expect(Recorder(for: just).events == [.subscription, .value("x"), .finished])
+        #expect(Recorder(for: just).events == [.subscription, .value("x"), .finished])
+    }
+
+    @Test func cancellingInsideReceiveSubscriptionSuppressesIt() {
+        let recorder = Recorder<Int, Never>(onSubscription: { $0.cancel() })
+        Just(1).subscribe(recorder)
+        #expect(recorder.events == [.subscription])
+    }
+
+    // Rule 1
+    @Test func requestingNoneTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Recorder(for: Just(1), demand: nil).request(.none)
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("Just: demand must be greater than zero"))
+    }
+
+    @Test func equatable() {
+        #expect(Just(1) == Just(1))
+        #expect(Just(1) != Just(2))
+        #expect(Just(3).output == 3)
+    }
+}
+
+@Suite struct EmptyTests {
+    @Test func completesImmediatelyWithoutDemand() {
+        let recorder = Recorder(for: Empty<Int, Never>(), demand: nil)
+        #expect(recorder.events == [.subscription, .finished])
+        #expect(recorder.subscription?.combineIdentifier == Subscriptions.empty.combineIdentifier)
+    }
+
+    @Test func neverCompletesWhenAskedNotTo() {
+        let recorder = Recorder(for: Empty<Int, Never>(completeImmediately: false))
+        #expect(recorder.events == [.subscription])
+    }
+
+    @Test func typedInitializerAndEquality() {
+        let empty = Empty(completeImmediately: false, outputType: Int.self, failureType: TestError.self)
+        #expect(empty == Empty<Int, TestError>(completeImmediately: false))
+        #expect(empty != Empty<Int, TestError>())
+    }
+}
+
+@Suite struct FailTests {
+    @Test func failsImmediatelyWithoutDemand() {
+        let recorder = Recorder(for: Fail<Int, TestError>(error: TestError(id: 4)), demand: nil)
+        #expect(recorder.events == [.subscription, .failure("TestError(4)")])
+    }
+
+    @Test func typedInitializerAndEquality() {
+        let fail = Fail(outputType: String.self, failure: TestError(id: 1))
+        #expect(fail == Fail<String, TestError>(error: TestError(id: 1)))
+        #expect(fail.error == TestError(id: 1))
+    }
+}
