@@ -1,1 +1,33 @@
-print("Ripple Playground")
+// The Ripple Playground: runnable chapters that go with the README and the study notes in the
+// project's seeds. `swift run Playground` runs every chapter; `swift run Playground 1` runs one;
+// `swift run Playground --list` lists them.
+
+let chapters: [Chapter] = [
+    CallbacksChapter(),
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.contains("--list") {
+    for (index, chapter) in chapters.enumerated() {
+        print("\(index + 1). \(chapter.title)")
+    }
+} else {
+    let selected: [Int]
+    if arguments.isEmpty {
+        selected = Array(chapters.indices)
+    } else {
+        selected = arguments.compactMap { Int($0).map { $0 - 1 } }.filter { chapters.indices.contains($0) }
+        if selected.isEmpty {
+            print("No such chapter: \(arguments.joined(separator: " ")). Try --list.")
+        }
+    }
+    for index in selected {
+        let chapter = chapters[index]
+        print("━━━ Chapter \(index + 1): \(chapter.title) ━━━")
+        print(chapter.summary)
+        print("")
+        await chapter.run()
+        print("")
+    }
+}
