@@ -38,6 +38,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     }
 
     /// Creates a cancellable that forwards to a class instance without allocating a closure.
+    @usableFromInline
     init(object: some Cancellable & AnyObject) {
         action = .object(object)
     }

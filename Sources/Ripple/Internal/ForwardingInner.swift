@@ -3,31 +3,37 @@
 /// returns `.max(1)` upstream so the downstream's demand is still met.
 ///
 /// A struct: no allocation per subscription, none per value, no lock (calls are serial by contract).
+@usableFromInline
 struct ForwardingInner<Downstream: Subscriber, Input>: Subscriber, CustomStringConvertible {
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    let downstream: Downstream
-    let name: String
-    let transform: (Input) -> Downstream.Input?
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let name: String
+    @usableFromInline let transform: (Input) -> Downstream.Input?
+    @usableFromInline let combineIdentifier: CombineIdentifier
 
+    @inlinable
     init(downstream: Downstream, name: String, transform: @escaping (Input) -> Downstream.Input?) {
         self.downstream = downstream
         self.name = name
         self.transform = transform
+        self.combineIdentifier = CombineIdentifier()
     }
 
-    var description: String { name }
+    @usableFromInline var description: String { name }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         downstream.receive(subscription: subscription)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         guard let output = transform(input) else { return .max(1) }
         return downstream.receive(output)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         downstream.receive(completion: completion)
     }

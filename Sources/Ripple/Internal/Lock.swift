@@ -19,12 +19,15 @@ import WinSDK
 ///
 /// Rules for every owner: keep all state the lock guards in one struct; decide under the lock,
 /// call out after unlocking.
+@usableFromInline
 struct Lock: ~Copyable, @unchecked Sendable {
-    private let word = Atomic<UInt32>(0)
+    @usableFromInline
+    let word = Atomic<UInt32>(0)
 
+    @inlinable
     init() {}
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func lock() {
         if word.compareExchange(
             expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed
@@ -34,13 +37,13 @@ struct Lock: ~Copyable, @unchecked Sendable {
         lockSlow()
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func unlock() {
         word.store(0, ordering: .releasing)
     }
 
-    @inline(never)
-    private func lockSlow() {
+    @usableFromInline @inline(never)
+    func lockSlow() {
         var spins = 0
         while true {
             // Spin on a plain load first so waiting threads do not fight over the cache line.
@@ -60,7 +63,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
     }
 
     /// Runs `body` with the lock held. `body` must not call user code.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         lock()
         defer { unlock() }
@@ -68,8 +71,8 @@ struct Lock: ~Copyable, @unchecked Sendable {
     }
 }
 
-@inline(__always)
-private func yieldProcessor() {
+@usableFromInline
+func yieldProcessor() {
     #if canImport(WinSDK)
     _ = SwitchToThread()
     #else
@@ -80,7 +83,7 @@ private func yieldProcessor() {
 /// A number that identifies the calling thread while it runs (never zero).
 ///
 /// Used to tell re-entrant calls (the same thread, further up the stack) from concurrent ones.
-@inline(__always)
+@inlinable @inline(__always)
 func currentThreadID() -> UInt {
     #if canImport(WinSDK)
     return UInt(GetCurrentThreadId()) &+ 1

@@ -9,11 +9,13 @@ extension Publishers {
         /// A closure that receives values from the upstream publisher and returns optional values.
         public let transform: (Upstream.Output) -> Output?
 
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
             self.upstream = upstream
             self.transform = transform
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(ForwardingInner(downstream: subscriber, name: "CompactMap", transform: transform))
         }
@@ -27,6 +29,7 @@ extension Publisher {
     /// let cancellable = ["1", "x", "3"].publisher.compactMap { Int($0) }.sink { print($0) }
     /// // Prints "1", "3"
     /// ```
+    @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)
     }
@@ -35,11 +38,13 @@ extension Publisher {
 // MARK: Fusion
 
 extension Publishers.CompactMap {
+    @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
         return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
     }
 
+    @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
         return Publishers.CompactMap(upstream: upstream) { first($0).map(transform) }
@@ -47,6 +52,7 @@ extension Publishers.CompactMap {
 }
 
 extension Publishers.Map {
+    @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
         return Publishers.CompactMap(upstream: upstream) { transform(first($0)) }

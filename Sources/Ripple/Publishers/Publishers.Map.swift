@@ -8,11 +8,13 @@ extension Publishers {
         /// The closure that transforms elements from the upstream publisher.
         public let transform: (Upstream.Output) -> Output
 
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
             self.upstream = upstream
             self.transform = transform
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(ForwardingInner(downstream: subscriber, name: "Map") { transform($0) })
         }
@@ -46,6 +48,7 @@ extension Publisher {
     /// let cancellable = [1, 2, 3].publisher.map { $0 * $0 }.sink { print($0) }
     /// // Prints "1", "4", "9"
     /// ```
+    @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform)
     }
@@ -61,6 +64,7 @@ extension Publisher {
 // MARK: Fusion: consecutive maps become one operator over the same upstream.
 
 extension Publishers.Map {
+    @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
         let first = self.transform
         return Publishers.Map(upstream: upstream) { transform(first($0)) }
@@ -73,6 +77,7 @@ extension Publishers.Map {
 }
 
 extension Publishers.TryMap {
+    @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }

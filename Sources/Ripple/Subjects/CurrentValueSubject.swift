@@ -12,9 +12,10 @@
 ///
 /// With zero demand a subscriber keeps only the latest value, delivered on its next request.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-    private let core: SubjectCore<Output, Failure>
+    @usableFromInline let core: SubjectCore<Output, Failure>
 
     /// Creates a subject with the given initial value.
+    @inlinable
     public init(_ value: Output) {
         core = SubjectCore(current: value)
     }
@@ -26,6 +27,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// The value wrapped by this subject, published as a new element whenever it changes.
     ///
     /// After completion, assigning still stores the value (and publishes nothing).
+    @inlinable
     public var value: Output {
         get {
             core.lock.lock()
@@ -37,17 +39,20 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         }
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.receive(subscriber: subscriber)
     }
 
     /// Stores `input` as the current value and sends it to every subscriber with demand.
     /// After completion it does nothing (``value`` keeps its last value).
+    @inlinable
     public func send(_ input: Output) {
         core.send(input)
     }
 
     /// Sends a completion signal to every subscriber. Only the first completion counts.
+    @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
         core.send(completion: completion)
     }

@@ -17,15 +17,17 @@
 /// OpenCombine uses hash order), and a value sent from another thread while a subscriber is busy is
 /// handed to the busy thread instead of blocking on a lock held across the subscriber's code.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-    private let core = SubjectCore<Output, Failure>(current: nil)
+    @usableFromInline let core = SubjectCore<Output, Failure>(current: nil)
 
     /// Creates a subject.
+    @inlinable
     public init() {}
 
     deinit {
         core.cancelUpstreams()
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.receive(subscriber: subscriber)
     }
@@ -34,11 +36,13 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     ///
     /// A subscriber sending to the same subject from inside `receive` gets the new value at once,
     /// nested. After completion, `send` does nothing.
+    @inlinable
     public func send(_ input: Output) {
         core.send(input)
     }
 
     /// Sends a completion signal to every subscriber. Only the first completion counts.
+    @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
         core.send(completion: completion)
     }

@@ -10,28 +10,38 @@
 /// - A send made *from inside* `receive` on the same thread is delivered at once, nested, as in Combine.
 /// - Subscribers are kept in subscription order; cancelling leaves a hole that is trimmed from the end
 ///   or compacted once holes outnumber live subscribers, so subscribe and cancel are amortised O(1).
+@usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+    @usableFromInline
     struct State {
         /// Conduits in subscription order; `nil` marks a cancelled one not yet compacted away.
-        var slots: ContiguousArray<(any SubjectConduit<Output, Failure>)?> = []
-        var liveCount = 0
-        var completion: Subscribers.Completion<Failure>?
+        @usableFromInline var slots: ContiguousArray<SubjectConduit<Output, Failure>?> = []
+        @usableFromInline var liveCount = 0
+        @usableFromInline var completion: Subscribers.Completion<Failure>?
         /// The current value (``CurrentValueSubject`` only).
-        var current: Output?
+        @usableFromInline var current: Output?
         /// Incremented by every send (``CurrentValueSubject`` only): tells a replayed value from a new one.
-        var version: UInt64 = 0
+        @usableFromInline var version: UInt64 = 0
         /// Subscriptions received through `send(subscription:)`.
-        var upstreams: ContiguousArray<any Subscription> = []
+        @usableFromInline var upstreams: ContiguousArray<any Subscription> = []
         /// Whether the upstreams have been asked for `.unlimited`.
-        var upstreamRequested = false
+        @usableFromInline var upstreamRequested = false
+
+        @usableFromInline
+        init(current: Output?, upstreamRequested: Bool) {
+            self.current = current
+            self.upstreamRequested = upstreamRequested
+        }
     }
 
-    let lock = Lock()
+    @usableFromInline let lock = Lock()
     /// Guarded by `lock`, and so are the mutable fields of every conduit in `slots`.
-    var state: State
+    /// (`unchecked`: only touched under the lock, never across a call out.)
+    @exclusivity(unchecked) @usableFromInline var state: State
     /// `true` for ``CurrentValueSubject``: new subscribers get the current value on their first demand.
-    let replaysCurrent: Bool
+    @usableFromInline let replaysCurrent: Bool
 
+    @inlinable
     init(current: Output?) {
         replaysCurrent = current != nil
         state = State(current: current, upstreamRequested: current != nil)
@@ -39,6 +49,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     // MARK: Subject operations
 
+    @inlinable
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         lock.lock()
         if let completion = state.completion {
@@ -47,7 +58,15 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             subscriber.receive(completion: completion)
             return
         }
-        let conduit = Conduit(core: self, downstream: subscriber, slot: state.slots.count)
+        // The closure is created here, where `S` is known, so delivery is specialized end to end.
+        let conduit = SubjectConduit(core: self, slot: state.slots.count) { delivery in
+            switch delivery {
+            case .value(let value): return subscriber.receive(value)
+            case .completion(let completion):
+                subscriber.receive(completion: completion)
+                return .none
+            }
+        }
         state.slots.append(conduit)
         state.liveCount += 1
         lock.unlock()
@@ -56,6 +75,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Sends `value` to every conduit. `storeAfterCompletion` is `CurrentValueSubject.value`'s setter:
     /// it stores the value even when the subject has completed (and then publishes nothing).
+    @inlinable
     func send(_ value: Output, storeAfterCompletion: Bool = false) {
         lock.lock()
         guard state.completion == nil else {
@@ -76,6 +96,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
+    @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard state.completion == nil else {
@@ -92,6 +113,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
+    @inlinable
     func send(subscription: any Subscription) {
         lock.lock()
         state.upstreams.append(subscription)
@@ -103,6 +125,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     /// Cancels every upstream subscription (the public subject's `deinit`).
+    @inlinable
     func cancelUpstreams() {
         lock.lock()
         let upstreams = state.upstreams
@@ -116,6 +139,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     // MARK: Called by conduits with `lock` held
 
     /// Removes the conduit at `slot`; keeps order; amortised O(1).
+    @inlinable
     func removeLocked(slot: Int) {
         guard slot < state.slots.count, state.slots[slot] != nil else { return }
         state.slots[slot] = nil
@@ -125,7 +149,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
         let holes = state.slots.count - state.liveCount
         if holes > 16 && holes > state.liveCount {
-            var compacted = ContiguousArray<(any SubjectConduit<Output, Failure>)?>()
+            var compacted = ContiguousArray<SubjectConduit<Output, Failure>?>()
             compacted.reserveCapacity(state.liveCount)
             for case let conduit? in state.slots {
                 conduit.slot = compacted.count
@@ -137,6 +161,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     /// Called with `lock` held by a conduit that received its first demand (PassthroughSubject asks
     /// its upstreams for values only once somebody downstream wants them).
+    @inlinable
     func upstreamsToRequestLocked() -> ContiguousArray<any Subscription> {
         guard !state.upstreamRequested else { return [] }
         state.upstreamRequested = true
@@ -144,51 +169,56 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 }
 
-/// What a ``SubjectCore`` knows about a subscriber's conduit. Class-bound, so each slot is two words.
-protocol SubjectConduit<Output, Failure>: AnyObject {
-    associatedtype Output
-    associatedtype Failure: Error
-    /// Position in the core's `slots`; guarded by the core's lock.
-    var slot: Int { get set }
-    func offer(_ value: Output, version: UInt64)
-    func finish(_ completion: Subscribers.Completion<Failure>)
-}
-
 /// The subscription a subject hands to one subscriber.
-final class Conduit<Downstream: Subscriber>: SubjectConduit, Subscription, CustomStringConvertible {
-    typealias Output = Downstream.Input
-    typealias Failure = Downstream.Failure
+///
+/// Generic only over the subject's `Output` and `Failure`, so the subject calls it directly and the
+/// compiler specializes both together; the subscriber is reached through `deliver`, a closure made
+/// where the subscriber's type is known.
+@usableFromInline
+final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible {
+    /// What the conduit hands its subscriber.
+    @usableFromInline
+    enum Delivery {
+        case value(Output)
+        case completion(Subscribers.Completion<Failure>)
+    }
 
-    private let core: SubjectCore<Output, Failure>
+    @usableFromInline
+    typealias Deliver = (Delivery) -> Subscribers.Demand
+
+    @usableFromInline let core: SubjectCore<Output, Failure>
 
     // Everything below is guarded by `core.lock`.
-    var slot: Int
+    /// Position in the core's `slots`.
+    @exclusivity(unchecked) @usableFromInline var slot: Int
     /// `nil` once terminated, so the subscriber is released (see `release()` for the one exception).
-    private var downstream: Downstream?
-    private var terminated = false
-    private var demand = Subscribers.Demand.none
+    @exclusivity(unchecked) @usableFromInline var downstream: Deliver?
+    @exclusivity(unchecked) @usableFromInline var terminated = false
+    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     /// The thread currently inside `downstream.receive`, or 0.
-    private var deliveringThread: UInt = 0
+    @exclusivity(unchecked) @usableFromInline var deliveringThread: UInt = 0
     /// Values another thread accepted (and charged to `demand`) while we were delivering.
-    private var backlog: ContiguousArray<Output> = []
-    private var backlogHead = 0
-    private var backlogCompletion: Subscribers.Completion<Failure>?
+    @exclusivity(unchecked) @usableFromInline var backlog: ContiguousArray<Output> = []
+    @exclusivity(unchecked) @usableFromInline var backlogHead = 0
+    @exclusivity(unchecked) @usableFromInline var backlogCompletion: Subscribers.Completion<Failure>?
     /// CurrentValueSubject: the subscriber has not seen the latest value yet and gets it on demand.
-    private var owesCurrent: Bool
+    @exclusivity(unchecked) @usableFromInline var owesCurrent: Bool
     /// CurrentValueSubject: the version last delivered from `request` (an offer at or below it is stale).
-    private var replayedVersion: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var replayedVersion: UInt64 = 0
 
-    init(core: SubjectCore<Output, Failure>, downstream: Downstream, slot: Int) {
+    @inlinable
+    init(core: SubjectCore<Output, Failure>, slot: Int, deliver: @escaping Deliver) {
         self.core = core
-        self.downstream = downstream
+        self.downstream = deliver
         self.slot = slot
         self.owesCurrent = core.replaysCurrent
     }
 
-    var description: String { core.replaysCurrent ? "CurrentValueSubject" : "PassthroughSubject" }
+    @usableFromInline var description: String { core.replaysCurrent ? "CurrentValueSubject" : "PassthroughSubject" }
 
     // MARK: Values from the subject
 
+    @inlinable
     func offer(_ value: Output, version: UInt64) {
         core.lock.lock()
         guard !terminated, let downstream else {
@@ -216,10 +246,11 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit, Subscription, Custo
         if core.replaysCurrent { owesCurrent = false }
         deliveringThread = me
         core.lock.unlock()
-        let more = downstream.receive(value)
+        let more = downstream(.value(value))
         didDeliver(more, nested: outer != 0)
     }
 
+    @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
         core.lock.lock()
         guard !terminated else {
@@ -235,11 +266,12 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit, Subscription, Custo
         }
         let downstream = terminateLocked()
         core.lock.unlock()
-        downstream?.receive(completion: completion)
+        _ = downstream?(.completion(completion))
     }
 
     // MARK: Subscription
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "\(description): demand must be greater than zero (got \(demand))")
         core.lock.lock()
@@ -260,10 +292,11 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit, Subscription, Custo
         let value = takeCurrentLocked()
         deliveringThread = me
         core.lock.unlock()
-        let more = downstream.receive(value)
+        let more = downstream(.value(value))
         didDeliver(more, nested: outer != 0)
     }
 
+    @inlinable
     func cancel() {
         core.lock.lock()
         guard !terminated else {
@@ -280,7 +313,8 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit, Subscription, Custo
 
     /// Called after a `receive` returns: adds the demand it returned, then, unless this was a nested
     /// call, delivers whatever other threads left behind, and finally gives up the delivering role.
-    private func didDeliver(_ returned: Subscribers.Demand, nested: Bool) {
+    @inlinable
+    func didDeliver(_ returned: Subscribers.Demand, nested: Bool) {
         var more = returned
         while true {
             core.lock.lock()
@@ -306,7 +340,7 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit, Subscription, Custo
                     backlogHead = 0
                 }
                 core.lock.unlock()
-                more = downstream.receive(value)
+                more = downstream(.value(value))
                 continue
             }
             if let completion = backlogCompletion {
@@ -314,13 +348,13 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit, Subscription, Custo
                 deliveringThread = 0
                 let downstream = terminateLocked()
                 core.lock.unlock()
-                downstream?.receive(completion: completion)
+                _ = downstream?(.completion(completion))
                 return
             }
             if owesCurrent && demand > 0, let downstream {
                 let value = takeCurrentLocked()
                 core.lock.unlock()
-                more = downstream.receive(value)
+                more = downstream(.value(value))
                 continue
             }
             deliveringThread = 0
@@ -330,7 +364,8 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit, Subscription, Custo
     }
 
     /// CurrentValueSubject: charges one demand for the current value and marks it delivered.
-    private func takeCurrentLocked() -> Output {
+    @inlinable
+    func takeCurrentLocked() -> Output {
         owesCurrent = false
         replayedVersion = core.state.version
         demand -= 1
@@ -341,7 +376,8 @@ final class Conduit<Downstream: Subscriber>: SubjectConduit, Subscription, Custo
     /// Marks the conduit terminated and removes it from the subject. Returns the subscriber for the
     /// caller to notify or release outside the lock — unless another thread is delivering to it right
     /// now, in which case that thread keeps using it and releases it in `didDeliver`.
-    private func terminateLocked() -> Downstream? {
+    @inlinable
+    func terminateLocked() -> Deliver? {
         terminated = true
         backlog = []
         backlogHead = 0

@@ -6,20 +6,32 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         @unchecked Sendable
     {
-        private enum Status {
+        @usableFromInline
+        enum Status {
             case awaitingSubscription
             case subscribed(any Subscription)
             case terminal
         }
 
-        private struct State {
-            var status = Status.awaitingSubscription
-            var receiveValue: ((Input) -> Void)?
-            var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+        @usableFromInline
+        struct State {
+            @usableFromInline var status = Status.awaitingSubscription
+            @usableFromInline var receiveValue: ((Input) -> Void)?
+            @usableFromInline var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+
+            @inlinable
+            init(
+                status: Status = .awaitingSubscription, receiveValue: ((Input) -> Void)? = nil,
+                receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
+            ) {
+                self.status = status
+                self.receiveValue = receiveValue
+                self.receiveCompletion = receiveCompletion
+            }
         }
 
-        private let lock = Lock()
-        private var state: State
+        @usableFromInline let lock = Lock()
+        @exclusivity(unchecked) @usableFromInline var state: State
 
         /// The closure to execute on receipt of a value (a no-op once the sink has terminated).
         public var receiveValue: (Input) -> Void {
@@ -32,6 +44,7 @@ extension Subscribers {
         }
 
         /// Initializes a sink with the provided closures.
+        @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
@@ -41,6 +54,7 @@ extension Subscribers {
 
         public var description: String { "Sink" }
 
+        @inlinable
         public func receive(subscription: any Subscription) {
             lock.lock()
             guard case .awaitingSubscription = state.status else {
@@ -53,6 +67,7 @@ extension Subscribers {
             subscription.request(.unlimited)
         }
 
+        @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             lock.lock()
             let receiveValue = state.receiveValue
@@ -61,6 +76,7 @@ extension Subscribers {
             return .none
         }
 
+        @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             lock.lock()
             let receiveCompletion = state.receiveCompletion
@@ -72,6 +88,7 @@ extension Subscribers {
         }
 
         /// Cancels the subscription and releases the closures. Safe to call more than once.
+        @inlinable
         public func cancel() {
             lock.lock()
             guard case .subscribed(let subscription) = state.status else {
@@ -102,6 +119,7 @@ extension Publisher {
     /// ```
     ///
     /// - Returns: A cancellable; dropping it cancels the subscription.
+    @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
@@ -117,6 +135,7 @@ extension Publisher where Failure == Never {
     /// Attaches a subscriber with closure-based behavior to a publisher that never fails.
     ///
     /// - Returns: A cancellable; dropping it cancels the subscription.
+    @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
