@@ -52,7 +52,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let subscription = FutureSubscription(downstream: subscriber)
+        let subscription = FutureSubscription(downstream: subscriber, future: self)
         lock.lock()
         let result = state.result
         if result == nil {
@@ -63,6 +63,15 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         if let result {
             subscription.resolve(result)
         }
+    }
+
+    /// Forgets a cancelled subscription, so a future that never resolves does not accumulate them.
+    fileprivate func remove(_ subscription: FutureSubscriptionBase<Output, Failure>) {
+        lock.lock()
+        if let index = state.waiting.firstIndex(where: { $0 === subscription }) {
+            state.waiting.remove(at: index)
+        }
+        lock.unlock()
     }
 
     /// The published value, once the future succeeds. Throws the failure.
@@ -137,13 +146,15 @@ private final class FutureSubscription<Downstream: Subscriber>:
         var downstream: Downstream?
         var result: Result<Downstream.Input, Downstream.Failure>?
         var hasDemand = false
+        /// Kept until the result is delivered or the subscription cancelled.
+        var future: Future<Downstream.Input, Downstream.Failure>?
     }
 
     private let lock = Lock()
     private var state: State
 
-    init(downstream: Downstream) {
-        state = State(downstream: downstream)
+    init(downstream: Downstream, future: Future<Downstream.Input, Downstream.Failure>) {
+        state = State(downstream: downstream, future: future)
     }
 
     var description: String { "Future" }
@@ -182,11 +193,13 @@ private final class FutureSubscription<Downstream: Subscriber>:
                 return
             }
             state.downstream = nil
+            state.future = nil
             lock.unlock()
             _ = downstream.receive(value)
             downstream.receive(completion: .finished)
         case .failure(let error):
             state.downstream = nil
+            state.future = nil
             lock.unlock()
             downstream.receive(completion: .failure(error))
         }
@@ -194,10 +207,9 @@ private final class FutureSubscription<Downstream: Subscriber>:
 
     func cancel() {
         lock.lock()
-        let released = state.downstream
-        state.downstream = nil
-        state.result = nil
+        let released = state
+        state = State()
         lock.unlock()
-        _ = released
+        released.future?.remove(self)
     }
 }

@@ -107,3 +107,26 @@ import Testing
         #expect(stderr.contains("Future: demand must be greater than zero"))
     }
 }
+
+@Suite struct FutureLifetimeTests {
+    @Test func cancelledSubscriptionsOfAnUnresolvedFutureAreReleased() {
+        let future = Future<Int, Never> { _ in }
+        var weakSubscriptions: [WeakRef<AnyObject>] = []
+        for _ in 0..<100 {
+            let recorder = Recorder(for: future)
+            weakSubscriptions.append(WeakRef(recorder.subscription as AnyObject))
+            recorder.cancel()
+        }
+        #expect(weakSubscriptions.allSatisfy { $0.object == nil })
+    }
+
+    @Test func unresolvedFutureIsReleasedAfterItsSubscribersCancel() {
+        var future: Future<Int, Never>? = Future { _ in }
+        let weakFuture = WeakRef(future)
+        let recorder = Recorder(for: future!)
+        future = nil
+        #expect(weakFuture.object != nil)  // the live subscription keeps it, as in Combine
+        recorder.cancel()
+        #expect(weakFuture.object == nil)
+    }
+}
