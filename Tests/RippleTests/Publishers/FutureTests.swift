@@ -108,6 +108,7 @@ import Testing
     }
 }
 
+
 @Suite struct FutureLifetimeTests {
     @Test func cancelledSubscriptionsOfAnUnresolvedFutureAreReleased() {
         let future = Future<Int, Never> { _ in }

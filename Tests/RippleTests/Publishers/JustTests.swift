@@ -40,35 +40,3 @@ import Testing
         #expect(Just(3).output == 3)
     }
 }
-
-@Suite struct EmptyTests {
-    @Test func completesImmediatelyWithoutDemand() {
-        let recorder = Recorder(for: Empty<Int, Never>(), demand: nil)
-        #expect(recorder.events == [.subscription, .finished])
-        #expect(recorder.subscription?.combineIdentifier == Subscriptions.empty.combineIdentifier)
-    }
-
-    @Test func neverCompletesWhenAskedNotTo() {
-        let recorder = Recorder(for: Empty<Int, Never>(completeImmediately: false))
-        #expect(recorder.events == [.subscription])
-    }
-
-    @Test func typedInitializerAndEquality() {
-        let empty = Empty(completeImmediately: false, outputType: Int.self, failureType: TestError.self)
-        #expect(empty == Empty<Int, TestError>(completeImmediately: false))
-        #expect(empty != Empty<Int, TestError>())
-    }
-}
-
-@Suite struct FailTests {
-    @Test func failsImmediatelyWithoutDemand() {
-        let recorder = Recorder(for: Fail<Int, TestError>(error: TestError(id: 4)), demand: nil)
-        #expect(recorder.events == [.subscription, .failure("TestError(4)")])
-    }
-
-    @Test func typedInitializerAndEquality() {
-        let fail = Fail(outputType: String.self, failure: TestError(id: 1))
-        #expect(fail == Fail<String, TestError>(error: TestError(id: 1)))
-        #expect(fail.error == TestError(id: 1))
-    }
-}

@@ -1,0 +1,31 @@
+import Ripple
+import Testing
+
+@Suite struct ReplaceErrorTests {
+    @Test func replacesFailureWithValueThenFinishes() {
+        let recorder = Recorder(for: Fail<Int, TestError>(error: TestError()).replaceError(with: 0))
+        #expect(recorder.events == [.subscription, .value(0), .finished])
+    }
+
+    @Test func replacementWaitsForDemand() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder(for: upstream.replaceError(with: -1), demand: .max(1))
+        upstream.send(1)
+        upstream.send(completion: .failure(TestError()))
+        #expect(recorder.events == [.subscription, .value(1)])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.subscription, .value(1), .value(-1), .finished])
+    }
+
+    @Test func finishedPassesThrough() {
+        let recorder = Recorder(for: [1].publisher.setFailureType(to: TestError.self).replaceError(with: 0))
+        #expect(recorder.events == [.subscription, .value(1), .finished])
+    }
+
+    @Test func cancelReachesUpstream() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder(for: upstream.replaceError(with: 0))
+        recorder.cancel()
+        #expect(upstream.subscription.cancelled)
+    }
+}
