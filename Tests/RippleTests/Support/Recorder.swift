@@ -1,15 +1,20 @@
+import Foundation
 import Ripple
-import Synchronization
 
 /// A value behind a lock, for test bookkeeping touched from several threads.
+///
+/// `NSLock` rather than `Synchronization.Mutex`: on Linux the Mutex's lock path lives in the
+/// uninstrumented runtime, so ThreadSanitizer cannot see its ordering and reports false races.
 final class Locked<Value>: @unchecked Sendable {
-    private let mutex = Mutex<Void>(())
+    private let lock = NSLock()
     private var value: Value
 
     init(_ value: Value) { self.value = value }
 
     func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        try mutex.withLock { _ in try body(&value) }
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 
     var current: Value { withLock { $0 } }

@@ -1,0 +1,169 @@
+@_spi(Reflection) import Swift
+import Synchronization
+
+/// Where a class keeps its `@Published` storage: byte offsets of its `Published<T>` fields,
+/// superclasses' included, in declaration order. Computed once per class (once per generic
+/// specialization) by reading the runtime's field descriptors — never per object or per access.
+struct ObservableLayout: Sendable {
+    var publishedOffsets: [Int]
+
+    init(of type: AnyClass) {
+        var offsets: [Int] = []
+        // `.classType` (raw value 1), spelled out: the stdlib declares it as a mutable static.
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { _, offset, fieldType, _ in
+            if fieldType is any PublishedField.Type {
+                offsets.append(offset)
+            }
+            return true
+        }
+        publishedOffsets = offsets
+    }
+}
+
+/// A read-mostly map from class to layout. Readers take no lock: they load the current table with
+/// one acquiring atomic load and probe it. A writer (the first access for a new class) builds a
+/// bigger copy under a lock and publishes it. Old tables are kept alive in `retired` (there is one
+/// per class ever seen, so this is bounded), which is what makes the lock-free read safe.
+enum LayoutCache {
+    final class Table: Sendable {
+        let keys: [UInt]  // 0 = empty slot
+        let layouts: [ObservableLayout?]
+        let count: Int
+
+        init(capacity: Int, entries: [(UInt, ObservableLayout)]) {
+            var keys = [UInt](repeating: 0, count: capacity)
+            var layouts = [ObservableLayout?](repeating: nil, count: capacity)
+            for (key, layout) in entries {
+                var slot = Table.slot(for: key, capacity: capacity)
+                while keys[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
+                keys[slot] = key
+                layouts[slot] = layout
+            }
+            self.keys = keys
+            self.layouts = layouts
+            self.count = entries.count
+        }
+
+        static func slot(for key: UInt, capacity: Int) -> Int {
+            // Metadata pointers are 16-byte aligned; mix the high bits in.
+            let mixed = (key >> 4) ^ (key >> 17)
+            return Int(truncatingIfNeeded: mixed) & (capacity - 1)
+        }
+
+        func find(_ key: UInt) -> ObservableLayout? {
+            let capacity = keys.count
+            guard capacity > 0 else { return nil }
+            var slot = Table.slot(for: key, capacity: capacity)
+            while true {
+                let candidate = keys[slot]
+                if candidate == key { return layouts[slot] }
+                if candidate == 0 { return nil }
+                slot = (slot + 1) & (capacity - 1)
+            }
+        }
+
+        var entries: [(UInt, ObservableLayout)] {
+            zip(keys, layouts).compactMap { key, layout in layout.map { (key, $0) } }
+        }
+    }
+
+    private static let current = Atomic<Unmanaged<Table>?>(nil)
+    private static let writer = LockedValue<[Table]>([])  // the lock for writers, and every table ever published
+
+    /// The layout of `type`, computing and caching it on first use.
+    static func layout(of type: AnyClass) -> ObservableLayout {
+        let key = UInt(bitPattern: ObjectIdentifier(type))
+        if let table = current.load(ordering: .acquiring),
+            let layout = table._withUnsafeGuaranteedRef({ $0.find(key) })
+        {
+            return layout
+        }
+        return insert(type, key: key)
+    }
+
+    private static func insert(_ type: AnyClass, key: UInt) -> ObservableLayout {
+        writer.withLock { retired in
+            let existing = current.load(ordering: .acquiring)?.takeUnretainedValue()
+            if let layout = existing?.find(key) { return layout }
+            let layout = ObservableLayout(of: type)
+            var entries = existing?.entries ?? []
+            entries.append((key, layout))
+            var capacity = 16
+            while capacity < entries.count * 2 { capacity *= 2 }
+            let table = Table(capacity: capacity, entries: entries)
+            retired.append(table)
+            current.store(Unmanaged.passUnretained(table), ordering: .releasing)
+            return layout
+        }
+    }
+}
+
+/// The synthesized `objectWillChange` of `object`: the same publisher on every access.
+///
+/// With `@Published` properties, the publisher lives in the first one's storage (found at the
+/// class's cached field offset) and is linked into all of them, so a write reaches it without any
+/// lookup. Without `@Published` properties it lives in a side table keyed by the object.
+@usableFromInline
+func objectWillChangePublisher(of object: AnyObject) -> ObservableObjectPublisher {
+    let layout = LayoutCache.layout(of: type(of: object))
+    guard let first = layout.publishedOffsets.first else {
+        return PublisherSideTable.publisher(for: object)
+    }
+    let firstBox = publishedBox(of: object, at: first)
+    if let existing = firstBox.installedPublisher {
+        return existing
+    }
+    // First access (possibly raced by another thread): one publisher wins in the first box, and
+    // every box is linked to it before anyone gets it back, so no write can miss a subscriber.
+    let publisher = firstBox.install(ObservableObjectPublisher())
+    for offset in layout.publishedOffsets.dropFirst() {
+        _ = publishedBox(of: object, at: offset).install(publisher)
+    }
+    return publisher
+}
+
+/// The `PublishedBox` referenced by the `Published<T>` field at `offset` inside `object`.
+private func publishedBox(of object: AnyObject, at offset: Int) -> PublishedBoxBase {
+    let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    let boxPointer = base.load(fromByteOffset: offset, as: UnsafeRawPointer.self)
+    return Unmanaged<PublishedBoxBase>.fromOpaque(boxPointer).takeUnretainedValue()
+}
+
+/// Will-change publishers of objects that have no `@Published` storage to keep one in.
+///
+/// Entries hold their object weakly; an entry whose object is gone is replaced when its address is
+/// reused and swept out when the table has doubled since the last sweep.
+enum PublisherSideTable {
+    private struct Entry {
+        weak var object: AnyObject?
+        let publisher: ObservableObjectPublisher
+    }
+
+    private struct State {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        var sweepAt = 64
+    }
+
+    private static let state = LockedValue(State())
+
+    static func publisher(for object: AnyObject) -> ObservableObjectPublisher {
+        let key = ObjectIdentifier(object)
+        return state.withLock { state in
+            if let entry = state.entries[key], entry.object === object {
+                return entry.publisher
+            }
+            if state.entries.count >= state.sweepAt {
+                state.entries = state.entries.filter { $0.value.object != nil }
+                state.sweepAt = max(64, state.entries.count * 2)
+            }
+            let publisher = ObservableObjectPublisher()
+            state.entries[key] = Entry(object: object, publisher: publisher)
+            return publisher
+        }
+    }
+
+    /// How many entries the table holds now (for tests of the sweep).
+    static var count: Int {
+        state.withLock { $0.entries.count }
+    }
+}

@@ -1,0 +1,34 @@
+/// A publisher that publishes changes from observable objects.
+///
+/// It emits `Void` before an object changes and never completes. The synthesized
+/// ``ObservableObject/objectWillChange-9m2lf`` of a class is one instance of this type, created on
+/// first access and kept for the object's lifetime.
+///
+/// ```swift
+/// let publisher = ObservableObjectPublisher()
+/// let cancellable = publisher.sink { print("will change") }
+/// publisher.send()
+/// // Prints "will change"
+/// ```
+public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
+    public typealias Output = Void
+    public typealias Failure = Never
+
+    @usableFromInline
+    let core = SubjectCore<Void, Never>(current: nil)
+
+    /// Creates an observable object publisher instance.
+    @inlinable
+    public init() {}
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
+        core.receive(subscriber: subscriber)
+    }
+
+    /// Sends the changed value to the downstream subscribers.
+    @inlinable
+    public func send() {
+        core.send(())
+    }
+}

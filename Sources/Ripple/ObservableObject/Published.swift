@@ -1,0 +1,100 @@
+/// A type that publishes a property marked with an attribute.
+///
+/// Marking a property of a class with `@Published` makes it observable two ways:
+/// - the enclosing ``ObservableObject``'s `objectWillChange` emits **before** every assignment, so a
+///   subscriber that reads the property sees the old value;
+/// - `$property` is a publisher that emits the current value on the first demand, then every new
+///   value, also before it is stored.
+///
+/// ```swift
+/// final class Weather: ObservableObject {
+///     @Published var temperature = 20
+/// }
+/// let weather = Weather()
+/// let cancellable = weather.$temperature.sink { print("temperature:", $0) }
+/// weather.temperature = 25
+/// // Prints "temperature: 20", then "temperature: 25"
+/// ```
+///
+/// Reads and writes are thread-safe; each write produces one will-change event. `@Published` is
+/// only available on properties of classes.
+@propertyWrapper
+public struct Published<Value> {
+    /// The storage shared by the property, its projection and the object's will-change publisher.
+    /// The only stored property, so the object's field holds exactly one class reference — the
+    /// layout `objectWillChangePublisher(of:)` relies on (see `Documentation/PublishedStorage.md`).
+    @usableFromInline
+    var box: PublishedBox<Value>
+
+    /// Creates the published instance with an initial wrapped value.
+    @inlinable
+    public init(wrappedValue: Value) {
+        box = PublishedBox(wrappedValue)
+    }
+
+    /// Creates the published instance with an initial value.
+    @inlinable
+    public init(initialValue: Value) {
+        box = PublishedBox(initialValue)
+    }
+
+    @available(*, unavailable, message: "@Published is only available on properties of classes")
+    public var wrappedValue: Value {
+        get { preconditionFailure("@Published is only available on properties of classes") }
+        set { preconditionFailure("@Published is only available on properties of classes") }  // swiftlint:disable:this unused_setter_value
+    }
+
+    /// The property's publisher (`$property`): the current value on first demand, then each new value.
+    ///
+    /// The setter exists so the projection can be passed `inout` to ``Publisher/assign(to:)``;
+    /// assigning another property's projection makes this property share that storage, as in Combine.
+    public var projectedValue: Publisher {
+        mutating get { Publisher(box: box) }
+        set { box = newValue.box }
+    }
+
+    /// Reads and writes the property through its enclosing object.
+    @inlinable
+    public static subscript<EnclosingSelf: AnyObject>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
+    ) -> Value {
+        get {
+            object[keyPath: storageKeyPath].box.value
+        }
+        set {
+            object[keyPath: storageKeyPath].box.set(newValue)
+        }
+    }
+
+    /// The publisher of a `@Published` property (its `$` projection).
+    ///
+    /// It emits the current value when the subscriber first asks, then each new value before it is
+    /// stored (the property still holds the old value while subscribers run). With zero demand it
+    /// keeps only the latest value and delivers it on the next request. It never completes.
+    public struct Publisher: Ripple.Publisher {
+        public typealias Output = Value
+        public typealias Failure = Never
+
+        @usableFromInline
+        let box: PublishedBox<Value>
+
+        @inlinable
+        init(box: PublishedBox<Value>) {
+            self.box = box
+        }
+
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+            box.subject().receive(subscriber: subscriber)
+        }
+    }
+}
+
+extension Published: Sendable where Value: Sendable {}
+extension Published.Publisher: Sendable where Value: Sendable {}
+
+/// What the per-class layout looks for: a stored property whose type is some `Published<T>`.
+protocol PublishedField {}
+extension Published: PublishedField {}
