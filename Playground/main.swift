@@ -4,6 +4,7 @@
 
 let chapters: [Chapter] = [
     CallbacksChapter(),
+    ObservableObjectChapter(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
