@@ -1,0 +1,1 @@
+../RippleScenarios/Scenarios.swift

@@ -1,0 +1,192 @@
+// Compiled twice: as RippleScenarios (against Ripple) and, through a symlink, as
+// OpenCombineScenarios (against OpenCombine, with OPENCOMBINE defined). Keep to the API both share.
+import BenchHarness
+
+#if OPENCOMBINE
+import OpenCombine
+private let library = "OpenCombine"
+#else
+import Ripple
+private let library = "Ripple"
+#endif
+
+private final class Model: ObservableObject {
+    @Published var value = 0
+}
+
+private final class Model10: ObservableObject {
+    @Published var p0 = 0
+    @Published var p1 = 0
+    @Published var p2 = 0
+    @Published var p3 = 0
+    @Published var p4 = 0
+    @Published var p5 = 0
+    @Published var p6 = 0
+    @Published var p7 = 0
+    @Published var p8 = 0
+    @Published var p9 = 0
+}
+
+/// Keeps subscriptions (and whatever else a scenario needs) alive for the measured loop.
+private final class KeepAlive {
+    var cancellables: [AnyCancellable] = []
+    var objects: [AnyObject] = []
+}
+
+/// Fresh models made before a first-access run (not measured).
+private final class Models<M> {
+    let all: [M]
+    init(_ all: [M]) { self.all = all }
+}
+
+public enum Suite {
+    public static func scenarios() -> [Scenario] {
+        var all: [Scenario] = []
+        func add(_ name: String, perIteration: Int = 1, _ make: @escaping @Sendable () -> Scenario.Measure) {
+            all.append(Scenario(name, library: library, operationsPerIteration: perIteration, make: make))
+        }
+
+        // MARK: Subjects
+        for sinks in [1, 10, 100] {
+            add(sinks == 1 ? "send, 1 sink" : "send, \(sinks) sinks (per delivery)", perIteration: sinks) {
+                let counter = Sink()
+                let subject = PassthroughSubject<Int, Never>()
+                let keep = KeepAlive()
+                for _ in 0..<sinks { keep.cancellables.append(subject.sink { counter.total &+= $0 }) }
+                return .loop { n in
+                    withExtendedLifetime(keep) {
+                        for i in 0..<n { subject.send(i) }
+                    }
+                }
+            }
+        }
+        for sinks in [1_000, 10_000] {
+            add("growth: send, \(sinks) sinks (per delivery)", perIteration: sinks) {
+                let counter = Sink()
+                let subject = PassthroughSubject<Int, Never>()
+                let keep = KeepAlive()
+                for _ in 0..<sinks { keep.cancellables.append(subject.sink { counter.total &+= $0 }) }
+                return .loop { n in
+                    withExtendedLifetime(keep) {
+                        for i in 0..<n { subject.send(i) }
+                    }
+                }
+            }
+        }
+        add("map→filter→sink") {
+            let counter = Sink()
+            let subject = PassthroughSubject<Int, Never>()
+            let token = subject.map { $0 &+ 1 }.filter { $0 & 1 == 0 }.sink { counter.total &+= $0 }
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { subject.send(i) }
+                }
+            }
+        }
+        add("CurrentValueSubject send") {
+            let counter = Sink()
+            let subject = CurrentValueSubject<Int, Never>(0)
+            let token = subject.sink { counter.total &+= $0 }
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { subject.send(i) }
+                }
+            }
+        }
+        for others in [0, 1_000, 10_000] {
+            let name = others == 0 ? "sink+cancel" : (others == 1_000 ? "sink+cancel, 1,000 others" : "growth: sink+cancel, 10,000 others")
+            add(name) {
+                let counter = Sink()
+                let subject = PassthroughSubject<Int, Never>()
+                let keep = KeepAlive()
+                for _ in 0..<others { keep.cancellables.append(subject.sink { counter.total &+= $0 }) }
+                return .loop { n in
+                    withExtendedLifetime(keep) {
+                        for _ in 0..<n {
+                            let token = subject.sink { counter.total &+= $0 }
+                            token.cancel()
+                        }
+                    }
+                }
+            }
+        }
+        add("heap per live sink") {
+            .heap { n in
+                let counter = Sink()
+                let subject = PassthroughSubject<Int, Never>()
+                let keep = KeepAlive()
+                keep.objects.append(subject)
+                keep.cancellables.reserveCapacity(n)
+                for _ in 0..<n { keep.cancellables.append(subject.sink { counter.total &+= $0 }) }
+                return keep
+            }
+        }
+
+        // MARK: ObservableObject and @Published
+        add("@Published set, objectWillChange sink") {
+            let counter = Sink()
+            let model = Model()
+            let token = model.objectWillChange.sink { counter.total &+= 1 }
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { model.value = i }
+                }
+            }
+        }
+        add("@Published set, $x sink") {
+            let counter = Sink()
+            let model = Model()
+            let token = model.$value.sink { counter.total &+= $0 }
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { model.value = i }
+                }
+            }
+        }
+        add("@Published set, unobserved") {
+            let model = Model()
+            return .loop { n in
+                for i in 0..<n { model.value = i }
+            }
+        }
+        add("@Published get") {
+            let counter = Sink()
+            let model = Model()
+            model.value = 3
+            return .loop { n in
+                var total = 0
+                for _ in 0..<n { total &+= model.value }
+                counter.total &+= total
+            }
+        }
+        add("objectWillChange repeat access") {
+            let counter = Sink()
+            let model = Model()
+            _ = model.objectWillChange
+            return .loop { n in
+                for _ in 0..<n { counter.total &+= ObjectIdentifier(model.objectWillChange).hashValue & 1 }
+            }
+        }
+        add("objectWillChange first access, 1 prop") {
+            let counter = Sink()
+            return .prepared(
+                prepare: { n in Models((0..<n).map { _ in Model() }) },
+                run: { models in
+                    for model in (models as! Models<Model>).all {
+                        counter.total &+= ObjectIdentifier(model.objectWillChange).hashValue & 1
+                    }
+                })
+        }
+        add("objectWillChange first access, 10 props") {
+            let counter = Sink()
+            return .prepared(
+                prepare: { n in Models((0..<n).map { _ in Model10() }) },
+                run: { models in
+                    for model in (models as! Models<Model10>).all {
+                        counter.total &+= ObjectIdentifier(model.objectWillChange).hashValue & 1
+                    }
+                })
+        }
+        return all
+    }
+}
