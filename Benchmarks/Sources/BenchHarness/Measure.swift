@@ -65,6 +65,38 @@ public struct TimingResult: Sendable {
     public var repetitions: Int
 }
 
+/// Times several measures of the same scenario *interleaved*: each repetition runs every measure
+/// once, so drift on a noisy machine hits all of them alike. Returns the median ns per operation.
+public func timeInterleaved(
+    _ measures: [(prepare: (Int) -> AnyObject, run: (AnyObject) -> Void, operationsPerIteration: Int)],
+    repetitions: Int = 15, targetNanoseconds: UInt64 = 4_000_000
+) -> [Double] {
+    let sizes = measures.map { measure in
+        calibrate(prepare: measure.prepare, run: measure.run, targetNanoseconds: targetNanoseconds)
+    }
+    var samples = Array(repeating: [Double](), count: measures.count)
+    for _ in 0..<repetitions {
+        for (index, measure) in measures.enumerated() {
+            let elapsed = runOnce(prepare: measure.prepare, run: measure.run, iterations: sizes[index])
+            samples[index].append(Double(elapsed) / Double(sizes[index] * measure.operationsPerIteration))
+        }
+    }
+    return samples.map { $0.sorted()[$0.count / 2] }
+}
+
+/// An iteration count that makes one run take about `targetNanoseconds` (after warming up).
+func calibrate(prepare: (Int) -> AnyObject, run: (AnyObject) -> Void, targetNanoseconds: UInt64) -> Int {
+    var n = 16
+    while true {
+        let elapsed = runOnce(prepare: prepare, run: run, iterations: n)
+        if elapsed >= targetNanoseconds / 4 || n >= 1 << 26 {
+            let scale = Double(targetNanoseconds) / Double(max(elapsed, 1))
+            return max(1, Int(Double(n) * min(scale, 64)))
+        }
+        n *= 4
+    }
+}
+
 /// Runs the measure long enough to time it, then reports the median of `repetitions` runs.
 public func time(
     prepare: (Int) -> AnyObject, run: (AnyObject) -> Void, operationsPerIteration: Int,

@@ -67,18 +67,21 @@ let names = selected.map(\.name).reduce(into: [String]()) { if !$0.contains($1) 
 
 FileHandle.standardError.write(Data("timing \(selected.count) scenario runs…\n".utf8))
 for name in names {
-    // Libraries interleaved per scenario, so drift on this noisy machine hits them alike.
-    for scenario in selected where scenario.name == name {
-        var result = Result()
+    // Libraries interleaved repetition by repetition, so drift on this noisy machine hits them alike.
+    let group = selected.filter { $0.name == name }
+    var timed: [(Scenario, (prepare: (Int) -> AnyObject, run: (AnyObject) -> Void, operationsPerIteration: Int))] = []
+    for scenario in group {
         switch scenario.make() {
         case .heap(let make):
-            result.heapBytes = heapBytesPerInstance(make)
+            results[scenario.id] = Result(heapBytes: heapBytesPerInstance(make))
         case let measure:
             let (prepare, run) = measure.preparedPair!
-            result.nanoseconds = time(prepare: prepare, run: run, operationsPerIteration: scenario.operationsPerIteration)
-                .nanosecondsPerOperation
+            timed.append((scenario, (prepare, run, scenario.operationsPerIteration)))
         }
-        results[scenario.id] = result
+    }
+    let medians = timeInterleaved(timed.map(\.1))
+    for (index, entry) in timed.enumerated() {
+        results[entry.0.id] = Result(nanoseconds: medians[index])
     }
 }
 
@@ -163,7 +166,7 @@ for name in names {
 print(lines.joined(separator: "\n"))
 print("")
 print("targets met: \(met); missed: \(missed.isEmpty ? "none" : missed.joined(separator: ", "))")
-print("ns: median of 9 runs; i: instructions per operation under callgrind; B: heap bytes per live instance (mallinfo2).")
+print("ns: median of 15 interleaved runs; i: instructions per operation under callgrind; B: heap bytes per live instance (mallinfo2).")
 
 if let jsonPath {
     var json = ""

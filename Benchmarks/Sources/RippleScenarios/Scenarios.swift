@@ -164,7 +164,7 @@ public enum Suite {
             let model = Model()
             _ = model.objectWillChange
             return .loop { n in
-                for _ in 0..<n { counter.total &+= ObjectIdentifier(model.objectWillChange).hashValue & 1 }
+                for _ in 0..<n { counter.total &+= Int(bitPattern: UInt(bitPattern: ObjectIdentifier(model.objectWillChange))) & 1 }
             }
         }
         add("objectWillChange first access, 1 prop") {
@@ -173,7 +173,7 @@ public enum Suite {
                 prepare: { n in Models((0..<n).map { _ in Model() }) },
                 run: { models in
                     for model in (models as! Models<Model>).all {
-                        counter.total &+= ObjectIdentifier(model.objectWillChange).hashValue & 1
+                        counter.total &+= Int(bitPattern: UInt(bitPattern: ObjectIdentifier(model.objectWillChange))) & 1
                     }
                 })
         }
@@ -183,7 +183,7 @@ public enum Suite {
                 prepare: { n in Models((0..<n).map { _ in Model10() }) },
                 run: { models in
                     for model in (models as! Models<Model10>).all {
-                        counter.total &+= ObjectIdentifier(model.objectWillChange).hashValue & 1
+                        counter.total &+= Int(bitPattern: UInt(bitPattern: ObjectIdentifier(model.objectWillChange))) & 1
                     }
                 })
         }

@@ -28,19 +28,24 @@ enum LayoutCache {
     final class Table: Sendable {
         let keys: [UInt]  // 0 = empty slot
         let layouts: [ObservableLayout?]
+        /// The first `@Published` offset per slot (-1: none): the whole of what the hot path needs.
+        let firstOffsets: [Int]
         let count: Int
 
         init(capacity: Int, entries: [(UInt, ObservableLayout)]) {
             var keys = [UInt](repeating: 0, count: capacity)
             var layouts = [ObservableLayout?](repeating: nil, count: capacity)
+            var firstOffsets = [Int](repeating: -1, count: capacity)
             for (key, layout) in entries {
                 var slot = Table.slot(for: key, capacity: capacity)
                 while keys[slot] != 0 { slot = (slot + 1) & (capacity - 1) }
                 keys[slot] = key
                 layouts[slot] = layout
+                firstOffsets[slot] = layout.publishedOffsets.first ?? -1
             }
             self.keys = keys
             self.layouts = layouts
+            self.firstOffsets = firstOffsets
             self.count = entries.count
         }
 
@@ -50,16 +55,21 @@ enum LayoutCache {
             return Int(truncatingIfNeeded: mixed) & (capacity - 1)
         }
 
-        func find(_ key: UInt) -> ObservableLayout? {
+        /// The slot holding `key`, or `nil`.
+        func slot(of key: UInt) -> Int? {
             let capacity = keys.count
             guard capacity > 0 else { return nil }
             var slot = Table.slot(for: key, capacity: capacity)
             while true {
                 let candidate = keys[slot]
-                if candidate == key { return layouts[slot] }
+                if candidate == key { return slot }
                 if candidate == 0 { return nil }
                 slot = (slot + 1) & (capacity - 1)
             }
+        }
+
+        func find(_ key: UInt) -> ObservableLayout? {
+            slot(of: key).flatMap { layouts[$0] }
         }
 
         var entries: [(UInt, ObservableLayout)] {
@@ -69,6 +79,19 @@ enum LayoutCache {
 
     private static let current = Atomic<Unmanaged<Table>?>(nil)
     private static let writer = LockedValue<[Table]>([])  // the lock for writers, and every table ever published
+
+    /// The offset of the first `@Published` field of `type` (-1: none) — the hot path: one atomic
+    /// load and a probe, no reference counting.
+    static func firstPublishedOffset(of type: AnyClass) -> Int {
+        let key = UInt(bitPattern: ObjectIdentifier(type))
+        if let table = current.load(ordering: .acquiring) {
+            let offset = table._withUnsafeGuaranteedRef { table -> Int? in
+                table.slot(of: key).map { table.firstOffsets[$0] }
+            }
+            if let offset { return offset }
+        }
+        return insert(type, key: key).publishedOffsets.first ?? -1
+    }
 
     /// The layout of `type`, computing and caching it on first use.
     static func layout(of type: AnyClass) -> ObservableLayout {
@@ -105,14 +128,15 @@ enum LayoutCache {
 /// lookup. Without `@Published` properties it lives in a side table keyed by the object.
 @usableFromInline
 func objectWillChangePublisher(of object: AnyObject) -> ObservableObjectPublisher {
-    let layout = LayoutCache.layout(of: type(of: object))
-    guard let first = layout.publishedOffsets.first else {
+    let first = LayoutCache.firstPublishedOffset(of: type(of: object))
+    guard first >= 0 else {
         return PublisherSideTable.publisher(for: object)
     }
-    let firstBox = publishedBox(of: object, at: first)
-    if let existing = firstBox.installedPublisher {
+    if let existing = withPublishedBox(of: object, at: first, { $0.objectWillChange }) {
         return existing
     }
+    let firstBox = publishedBox(of: object, at: first)
+    let layout = LayoutCache.layout(of: type(of: object))
     // First access (possibly raced by another thread): one publisher wins in the first box, and
     // every box is linked to it before anyone gets it back, so no write can miss a subscriber.
     let publisher = firstBox.install(ObservableObjectPublisher())
@@ -124,9 +148,18 @@ func objectWillChangePublisher(of object: AnyObject) -> ObservableObjectPublishe
 
 /// The `PublishedBox` referenced by the `Published<T>` field at `offset` inside `object`.
 private func publishedBox(of object: AnyObject, at offset: Int) -> PublishedBoxBase {
+    unmanagedPublishedBox(of: object, at: offset).takeUnretainedValue()
+}
+
+/// Runs `body` on that box without retaining it (the object keeps it alive meanwhile).
+private func withPublishedBox<R>(of object: AnyObject, at offset: Int, _ body: (PublishedBoxBase) -> R) -> R {
+    unmanagedPublishedBox(of: object, at: offset)._withUnsafeGuaranteedRef(body)
+}
+
+private func unmanagedPublishedBox(of object: AnyObject, at offset: Int) -> Unmanaged<PublishedBoxBase> {
     let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
     let boxPointer = base.load(fromByteOffset: offset, as: UnsafeRawPointer.self)
-    return Unmanaged<PublishedBoxBase>.fromOpaque(boxPointer).takeUnretainedValue()
+    return Unmanaged<PublishedBoxBase>.fromOpaque(boxPointer)
 }
 
 /// Will-change publishers of objects that have no `@Published` storage to keep one in.

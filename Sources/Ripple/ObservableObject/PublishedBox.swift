@@ -1,31 +1,38 @@
+import Synchronization
+
 /// The part of a `@Published` property's storage that does not depend on its value type, so the
 /// object's will-change publisher can be reached from a raw field offset.
 @usableFromInline
 class PublishedBoxBase: @unchecked Sendable {
     @usableFromInline
     let lock = Lock()
-    /// The owning object's will-change publisher, once somebody has asked for it. Guarded by `lock`.
-    @exclusivity(unchecked) @usableFromInline
-    var objectWillChange: ObservableObjectPublisher?
+    /// The owning object's will-change publisher, once somebody has asked for it. Written once
+    /// (compare-and-swap from `nil`), read with one atomic load; the box owns a +1 on it.
+    @usableFromInline
+    let willChangeSlot = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)
 
     @usableFromInline
     init() {}
 
+    deinit {
+        willChangeSlot.load(ordering: .acquiring)?.release()
+    }
+
+    /// The publisher linked to this box, if any.
+    @inlinable
+    final var objectWillChange: ObservableObjectPublisher? {
+        willChangeSlot.load(ordering: .acquiring)?.takeUnretainedValue()
+    }
+
     /// Stores `publisher` unless one is there already; returns the one that is there afterwards.
     @usableFromInline
     final func install(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher {
-        lock.lock()
-        defer { lock.unlock() }
-        if let existing = objectWillChange { return existing }
-        objectWillChange = publisher
-        return publisher
-    }
-
-    @usableFromInline
-    final var installedPublisher: ObservableObjectPublisher? {
-        lock.lock()
-        defer { lock.unlock() }
-        return objectWillChange
+        let candidate = Unmanaged.passRetained(publisher)
+        let (exchanged, existing) = willChangeSlot.compareExchange(
+            expected: nil, desired: candidate, ordering: .acquiringAndReleasing)
+        if exchanged { return publisher }
+        candidate.release()
+        return existing!.takeUnretainedValue()
     }
 }
 
@@ -66,8 +73,8 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// old value. With nobody observing this is one short critical section.
     @inlinable
     func set(_ newValue: Value) {
-        lock.lock()
         let willChange = objectWillChange
+        lock.lock()
         let projection = self.projection
         if willChange == nil && projection == nil {
             storedValue = newValue

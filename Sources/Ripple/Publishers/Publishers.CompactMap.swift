@@ -15,7 +15,7 @@ extension Publishers {
             self.transform = transform
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(ForwardingInner(downstream: subscriber, name: "CompactMap", transform: transform))
         }

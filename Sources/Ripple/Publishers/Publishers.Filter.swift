@@ -17,7 +17,7 @@ extension Publishers {
             self.isIncluded = isIncluded
         }
 
-        @inlinable
+        @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(ForwardingInner(downstream: subscriber, name: "Filter") { isIncluded($0) ? $0 : nil })
         }

@@ -39,7 +39,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.receive(subscriber: subscriber)
     }

@@ -27,7 +27,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
         core.cancelUpstreams()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         core.receive(subscriber: subscriber)
     }

@@ -88,6 +88,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             state.version &+= 1
         }
         let version = state.version
+        if state.slots.count == 1, let only = state.slots[0] {
+            // One subscriber, the common case: decide its delivery in this same critical section.
+            only.offerLocked(value, version: version)
+            return
+        }
         // Retains the buffer; it is copied only if a subscribe or cancel happens while we deliver.
         let slots = state.slots
         lock.unlock()
@@ -221,6 +226,12 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @inlinable
     func offer(_ value: Output, version: UInt64) {
         core.lock.lock()
+        offerLocked(value, version: version)
+    }
+
+    /// `offer` with the core's lock already held; unlocks it.
+    @inlinable
+    func offerLocked(_ value: Output, version: UInt64) {
         guard !terminated, let downstream else {
             core.lock.unlock()
             return
