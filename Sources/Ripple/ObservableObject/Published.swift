@@ -61,10 +61,14 @@ public struct Published<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
     ) -> Value {
         get {
-            object[keyPath: storageKeyPath].box.value
+            // The box is borrowed, not retained: the object keeps it alive, and it is only replaced
+            // by `$property = …`, which racing with this read is a data race in the caller anyway.
+            Unmanaged.passUnretained(object[keyPath: storageKeyPath].box)._withUnsafeGuaranteedRef { $0.value }
         }
         set {
-            object[keyPath: storageKeyPath].box.set(newValue)
+            Unmanaged.passUnretained(object[keyPath: storageKeyPath].box)._withUnsafeGuaranteedRef {
+                $0.set(newValue)
+            }
         }
     }
 
