@@ -16,6 +16,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     private enum Action {
         case closure(() -> Void)
         case object(any Cancellable & AnyObject)
+        /// A subject's conduit: cancelled with a plain virtual call (no witness table to look up).
+        case conduit(ConduitBase)
         case nothing
     }
 
@@ -43,6 +45,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         action = .object(object)
     }
 
+    /// Creates a cancellable for a subject's conduit.
+    @usableFromInline
+    init(conduit: ConduitBase) {
+        action = .conduit(conduit)
+    }
+
     deinit {
         cancel()
     }
@@ -55,6 +63,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         switch action {
         case .closure(let body): body()
         case .object(let object): object.cancel()
+        case .conduit(let conduit): conduit.cancel()
         case .nothing: break
         }
     }

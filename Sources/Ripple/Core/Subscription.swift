@@ -21,13 +21,18 @@ public enum Subscriptions {
 }
 
 /// The one shared empty subscription.
+@usableFromInline
 final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
+    @usableFromInline
     static let shared = EmptySubscription()
 
     private init() {}
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {}
+    @usableFromInline
     func cancel() {}
 
+    @usableFromInline
     var description: String { "Empty" }
 }

@@ -31,4 +31,11 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public func send() {
         core.send(())
     }
+
+    /// Attaches a closure-based subscriber (the same behaviour as the generic `sink`, one object
+    /// fewer).
+    @inlinable
+    public func sink(receiveValue: @escaping () -> Void) -> AnyCancellable {
+        core.sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+    }
 }

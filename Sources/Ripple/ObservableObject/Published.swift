@@ -93,6 +93,13 @@ public struct Published<Value> {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
             box.subject().receive(subscriber: subscriber)
         }
+
+        /// Attaches a closure-based subscriber (the same behaviour as the generic `sink`, one object
+        /// fewer).
+        @inlinable
+        public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
+            box.subject().sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+        }
     }
 }
 

@@ -62,4 +62,24 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     public func send(subscription: any Subscription) {
         core.send(subscription: subscription)
     }
+
+    /// Attaches a closure-based subscriber (see ``Publisher/sink(receiveCompletion:receiveValue:)``).
+    ///
+    /// The closures are attached to the subject directly, without a separate ``Subscribers/Sink``;
+    /// the behaviour is the same.
+    @inlinable
+    public func sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        core.sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    }
+}
+
+extension CurrentValueSubject where Failure == Never {
+    /// Attaches a closure-based subscriber to a subject that never fails.
+    @inlinable
+    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        core.sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+    }
 }

@@ -1,4 +1,7 @@
-/// The machinery shared by ``PassthroughSubject`` and ``CurrentValueSubject``.
+import Synchronization
+
+/// The machinery shared by ``PassthroughSubject``, ``CurrentValueSubject``,
+/// ``ObservableObjectPublisher`` and `@Published`'s `$property` publisher.
 ///
 /// One lock guards the subject's state *and* the state of every conduit (one conduit per
 /// subscriber), so a send takes short critical sections on one cache line and no per-subscriber lock.
@@ -10,41 +13,40 @@
 /// - A send made *from inside* `receive` on the same thread is delivered at once, nested, as in Combine.
 /// - Subscribers are kept in subscription order; cancelling leaves a hole that is trimmed from the end
 ///   or compacted once holes outnumber live subscribers, so subscribe and cancel are amortised O(1).
+///
+/// Layout for speed (see `Documentation/Locking.md`): everything generic is specialized in client
+/// code through `@inlinable`; what is reached through dynamic dispatch (cancel, through
+/// ``AnyCancellable``) touches only non-generic state, so it needs no runtime metadata lookups.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     struct State {
-        /// Conduits in subscription order; `nil` marks a cancelled one not yet compacted away.
-        @usableFromInline var slots: ContiguousArray<SubjectConduit<Output, Failure>?> = []
-        @usableFromInline var liveCount = 0
         @usableFromInline var completion: Subscribers.Completion<Failure>?
         /// The current value (``CurrentValueSubject`` only).
         @usableFromInline var current: Output?
         /// Incremented by every send (``CurrentValueSubject`` only): tells a replayed value from a new one.
         @usableFromInline var version: UInt64 = 0
-        /// Subscriptions received through `send(subscription:)`.
-        @usableFromInline var upstreams: ContiguousArray<any Subscription> = []
-        /// Whether the upstreams have been asked for `.unlimited`.
-        @usableFromInline var upstreamRequested = false
 
-        @usableFromInline
-        init(current: Output?, upstreamRequested: Bool) {
+        @inlinable
+        init(current: Output?) {
             self.current = current
-            self.upstreamRequested = upstreamRequested
         }
     }
 
     @usableFromInline let lock = Lock()
-    /// Guarded by `lock`, and so are the mutable fields of every conduit in `slots`.
-    /// (`unchecked`: only touched under the lock, never across a call out.)
+    /// Guarded by `lock`. (`unchecked`: only touched under the lock, never across a call out.)
     @exclusivity(unchecked) @usableFromInline var state: State
+    /// The subscribers and upstreams; guarded by `lock`, and so are the mutable fields of every
+    /// conduit in it. Not generic, so cancelling needs no generic metadata.
+    @exclusivity(unchecked) @usableFromInline var registry: SubjectRegistry
     /// `true` for ``CurrentValueSubject``: new subscribers get the current value on their first demand.
     @usableFromInline let replaysCurrent: Bool
 
     @inlinable
     init(current: Output?) {
         replaysCurrent = current != nil
-        state = State(current: current, upstreamRequested: current != nil)
+        state = State(current: current)
+        registry = SubjectRegistry(upstreamRequested: current != nil)
     }
 
     // MARK: Subject operations
@@ -59,7 +61,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         // The closure is created here, where `S` is known, so delivery is specialized end to end.
-        let conduit = SubjectConduit(core: self, slot: state.slots.count) { delivery in
+        let conduit = SubjectConduit(core: self, slot: registry.slots.count) { delivery in
             switch delivery {
             case .value(let value): return subscriber.receive(value)
             case .completion(let completion):
@@ -67,10 +69,39 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
                 return .none
             }
         }
-        state.slots.append(conduit)
-        state.liveCount += 1
+        registry.append(conduit)
         lock.unlock()
         subscriber.receive(subscription: conduit)
+    }
+
+    /// `sink` on a subject-backed publisher: the closures are attached to a conduit directly, with
+    /// unlimited demand. Observably the same as subscribing a ``Subscribers/Sink`` (values until
+    /// completion, closures released on completion or cancel, nothing after cancel), minus one
+    /// object, one lock and one retain per value.
+    @inlinable
+    func sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        lock.lock()
+        if let completion = state.completion {
+            lock.unlock()
+            receiveCompletion(completion)
+            return AnyCancellable(object: EmptySubscription.shared)
+        }
+        let conduit = SubjectConduit(core: self, slot: registry.slots.count) { delivery in
+            switch delivery {
+            case .value(let value):
+                receiveValue(value)
+            case .completion(let completion):
+                receiveCompletion(completion)
+            }
+            return .none
+        }
+        registry.append(conduit)
+        lock.unlock()
+        conduit.request(.unlimited)
+        return AnyCancellable(conduit: conduit)
     }
 
     /// Sends `value` to every conduit. `storeAfterCompletion` is `CurrentValueSubject.value`'s setter:
@@ -88,16 +119,16 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             state.version &+= 1
         }
         let version = state.version
-        if state.slots.count == 1, let only = state.slots[0] {
+        if registry.slots.count == 1, let only = registry.slots[0] {
             // One subscriber, the common case: decide its delivery in this same critical section.
-            only.offerLocked(value, version: version)
+            unsafeDowncast(only, to: SubjectConduit<Output, Failure>.self).offerLocked(value, version: version)
             return
         }
         // Retains the buffer; it is copied only if a subscribe or cancel happens while we deliver.
-        let slots = state.slots
+        let slots = registry.slots
         lock.unlock()
         for case let conduit? in slots {
-            conduit.offer(value, version: version)
+            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offer(value, version: version)
         }
     }
 
@@ -109,20 +140,18 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         state.completion = completion
-        let slots = state.slots
-        state.slots = []
-        state.liveCount = 0
+        let slots = registry.removeAll()
         lock.unlock()
         for case let conduit? in slots {
-            conduit.finish(completion)
+            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).finish(completion)
         }
     }
 
     @inlinable
     func send(subscription: any Subscription) {
         lock.lock()
-        state.upstreams.append(subscription)
-        let requestNow = state.upstreamRequested
+        registry.upstreams.append(subscription)
+        let requestNow = registry.upstreamRequested
         lock.unlock()
         if requestNow {
             subscription.request(.unlimited)
@@ -133,45 +162,103 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @inlinable
     func cancelUpstreams() {
         lock.lock()
-        let upstreams = state.upstreams
-        state.upstreams = []
+        let upstreams = registry.upstreams
+        registry.upstreams = []
         lock.unlock()
         for upstream in upstreams {
             upstream.cancel()
         }
     }
+}
 
-    // MARK: Called by conduits with `lock` held
+/// A subject's subscribers, in subscription order, and its upstream subscriptions.
+@usableFromInline
+struct SubjectRegistry {
+    /// `nil` marks a cancelled conduit not yet compacted away.
+    @usableFromInline var slots: ContiguousArray<ConduitBase?> = []
+    @usableFromInline var liveCount = 0
+    /// Subscriptions received through `send(subscription:)`.
+    @usableFromInline var upstreams: ContiguousArray<any Subscription> = []
+    /// Whether the upstreams have been asked for `.unlimited` (PassthroughSubject does so once a
+    /// subscriber has demand; CurrentValueSubject at once).
+    @usableFromInline var upstreamRequested: Bool
 
-    /// Removes the conduit at `slot`; keeps order; amortised O(1).
     @inlinable
-    func removeLocked(slot: Int) {
-        guard slot < state.slots.count, state.slots[slot] != nil else { return }
-        state.slots[slot] = nil
-        state.liveCount -= 1
-        while let last = state.slots.last, last == nil {
-            state.slots.removeLast()
+    init(upstreamRequested: Bool) {
+        self.upstreamRequested = upstreamRequested
+    }
+
+    @inlinable
+    mutating func append(_ conduit: ConduitBase) {
+        slots.append(conduit)
+        liveCount += 1
+    }
+
+    @inlinable
+    mutating func removeAll() -> ContiguousArray<ConduitBase?> {
+        let all = slots
+        slots = []
+        liveCount = 0
+        return all
+    }
+
+    /// Removes the conduit at `slot`, keeping order; amortised O(1).
+    @usableFromInline
+    mutating func remove(slot: Int) {
+        guard slot < slots.count, slots[slot] != nil else { return }
+        slots[slot] = nil
+        liveCount -= 1
+        while let last = slots.last, last == nil {
+            slots.removeLast()
         }
-        let holes = state.slots.count - state.liveCount
-        if holes > 16 && holes > state.liveCount {
-            var compacted = ContiguousArray<SubjectConduit<Output, Failure>?>()
-            compacted.reserveCapacity(state.liveCount)
-            for case let conduit? in state.slots {
+        let holes = slots.count - liveCount
+        if holes > 16 && holes > liveCount {
+            var compacted = ContiguousArray<ConduitBase?>()
+            compacted.reserveCapacity(liveCount)
+            for case let conduit? in slots {
                 conduit.slot = compacted.count
                 compacted.append(conduit)
             }
-            state.slots = compacted
+            slots = compacted
         }
     }
 
-    /// Called with `lock` held by a conduit that received its first demand (PassthroughSubject asks
-    /// its upstreams for values only once somebody downstream wants them).
+    /// The upstreams to ask for `.unlimited`, the first time any subscriber has demand.
     @inlinable
-    func upstreamsToRequestLocked() -> ContiguousArray<any Subscription> {
-        guard !state.upstreamRequested else { return [] }
-        state.upstreamRequested = true
-        return state.upstreams
+    mutating func upstreamsToRequest() -> ContiguousArray<any Subscription> {
+        guard !upstreamRequested else { return [] }
+        upstreamRequested = true
+        return upstreams
     }
+}
+
+/// The part of a conduit that is not generic: its position in the registry and cancellation, so
+/// ``AnyCancellable`` can cancel it with a plain virtual call.
+@usableFromInline
+class ConduitBase: @unchecked Sendable {
+    /// Position in the registry's `slots`; guarded by the subject's lock.
+    @exclusivity(unchecked) @usableFromInline var slot: Int
+
+    @inlinable
+    init(slot: Int) {
+        self.slot = slot
+    }
+
+    /// Overridden by ``SubjectConduit``, the only subclass.
+    @usableFromInline
+    func cancel() {}
+}
+
+/// Values that another thread accepted for a conduit while it was delivering (allocated only under
+/// contention).
+@usableFromInline
+final class ConduitBacklog<Output, Failure: Error> {
+    @usableFromInline var values: ContiguousArray<Output> = []
+    @usableFromInline var head = 0
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
+
+    @inlinable
+    init() {}
 }
 
 /// The subscription a subject hands to one subscriber.
@@ -180,7 +267,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 /// compiler specializes both together; the subscriber is reached through `deliver`, a closure made
 /// where the subscriber's type is known.
 @usableFromInline
-final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible {
+final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
     /// What the conduit hands its subscriber.
     @usableFromInline
     enum Delivery {
@@ -194,18 +283,14 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @usableFromInline let core: SubjectCore<Output, Failure>
 
     // Everything below is guarded by `core.lock`.
-    /// Position in the core's `slots`.
-    @exclusivity(unchecked) @usableFromInline var slot: Int
-    /// `nil` once terminated, so the subscriber is released (see `release()` for the one exception).
+    /// `nil` once terminated, so the subscriber is released (see `terminateLocked()` for the one exception).
     @exclusivity(unchecked) @usableFromInline var downstream: Deliver?
     @exclusivity(unchecked) @usableFromInline var terminated = false
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    /// The thread currently inside `downstream.receive`, or 0.
+    /// The thread currently inside `downstream`, or 0.
     @exclusivity(unchecked) @usableFromInline var deliveringThread: UInt = 0
-    /// Values another thread accepted (and charged to `demand`) while we were delivering.
-    @exclusivity(unchecked) @usableFromInline var backlog: ContiguousArray<Output> = []
-    @exclusivity(unchecked) @usableFromInline var backlogHead = 0
-    @exclusivity(unchecked) @usableFromInline var backlogCompletion: Subscribers.Completion<Failure>?
+    /// What other threads left for the delivering thread (`nil` unless there was contention).
+    @exclusivity(unchecked) @usableFromInline var backlog: ConduitBacklog<Output, Failure>?
     /// CurrentValueSubject: the subscriber has not seen the latest value yet and gets it on demand.
     @exclusivity(unchecked) @usableFromInline var owesCurrent: Bool
     /// CurrentValueSubject: the version last delivered from `request` (an offer at or below it is stale).
@@ -215,8 +300,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     init(core: SubjectCore<Output, Failure>, slot: Int, deliver: @escaping Deliver) {
         self.core = core
         self.downstream = deliver
-        self.slot = slot
         self.owesCurrent = core.replaysCurrent
+        super.init(slot: slot)
     }
 
     @usableFromInline var description: String { core.replaysCurrent ? "CurrentValueSubject" : "PassthroughSubject" }
@@ -250,7 +335,9 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
         let me = currentThreadID()
         let outer = deliveringThread
         if outer != 0 && outer != me {
-            backlog.append(value)
+            let backlog = self.backlog ?? ConduitBacklog()
+            self.backlog = backlog
+            backlog.values.append(value)
             core.lock.unlock()
             return
         }
@@ -270,8 +357,10 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
         }
         let delivering = deliveringThread
         if delivering != 0 && delivering != currentThreadID() {
-            // Another thread is inside `receive`; it delivers the backlog and then this completion.
-            backlogCompletion = completion
+            // Another thread is inside `downstream`; it delivers the backlog and then this completion.
+            let backlog = self.backlog ?? ConduitBacklog()
+            self.backlog = backlog
+            backlog.completion = completion
             core.lock.unlock()
             return
         }
@@ -291,7 +380,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
             return
         }
         self.demand += demand
-        let upstreams = core.replaysCurrent ? [] : core.upstreamsToRequestLocked()
+        let upstreams = core.replaysCurrent ? [] : core.registry.upstreamsToRequest()
         let me = currentThreadID()
         let outer = deliveringThread
         guard owesCurrent, outer == 0 || outer == me, let downstream else {
@@ -307,8 +396,10 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
         didDeliver(more, nested: outer != 0)
     }
 
-    @inlinable
-    func cancel() {
+    /// Cancels delivery and releases the subscriber. Reached through ``AnyCancellable`` by a virtual
+    /// call into unspecialized code, so it touches nothing whose layout depends on `Output`.
+    @usableFromInline
+    override func cancel() {
         core.lock.lock()
         guard !terminated else {
             core.lock.unlock()
@@ -322,7 +413,7 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
 
     // MARK: Delivery loop
 
-    /// Called after a `receive` returns: adds the demand it returned, then, unless this was a nested
+    /// Called after a delivery returns: adds the demand it returned, then, unless this was a nested
     /// call, delivers whatever other threads left behind, and finally gives up the delivering role.
     @inlinable
     func didDeliver(_ returned: Subscribers.Demand, nested: Bool) {
@@ -343,24 +434,26 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
                 core.lock.unlock()
                 return
             }
-            if backlogHead < backlog.count, let downstream {
-                let value = backlog[backlogHead]
-                backlogHead += 1
-                if backlogHead == backlog.count {
-                    backlog.removeAll(keepingCapacity: true)
-                    backlogHead = 0
+            if let backlog, let downstream {
+                if backlog.head < backlog.values.count {
+                    let value = backlog.values[backlog.head]
+                    backlog.head += 1
+                    if backlog.head == backlog.values.count {
+                        backlog.values.removeAll(keepingCapacity: true)
+                        backlog.head = 0
+                    }
+                    core.lock.unlock()
+                    more = downstream(.value(value))
+                    continue
                 }
-                core.lock.unlock()
-                more = downstream(.value(value))
-                continue
-            }
-            if let completion = backlogCompletion {
-                backlogCompletion = nil
-                deliveringThread = 0
-                let downstream = terminateLocked()
-                core.lock.unlock()
-                _ = downstream?(.completion(completion))
-                return
+                if let completion = backlog.completion {
+                    backlog.completion = nil
+                    deliveringThread = 0
+                    let downstream = terminateLocked()
+                    core.lock.unlock()
+                    _ = downstream?(.completion(completion))
+                    return
+                }
             }
             if owesCurrent && demand > 0, let downstream {
                 let value = takeCurrentLocked()
@@ -390,9 +483,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     @inlinable
     func terminateLocked() -> Deliver? {
         terminated = true
-        backlog = []
-        backlogHead = 0
-        core.removeLocked(slot: slot)
+        backlog = nil
+        core.registry.remove(slot: slot)
         if deliveringThread != 0 && deliveringThread != currentThreadID() {
             return nil
         }
