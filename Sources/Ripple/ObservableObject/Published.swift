@@ -63,11 +63,13 @@ public struct Published<Value> {
         get {
             // The box is borrowed, not retained: the object keeps it alive, and it is only replaced
             // by `$property = …`, which racing with this read is a data race in the caller anyway.
-            Unmanaged.passUnretained(object[keyPath: storageKeyPath].box)._withUnsafeGuaranteedRef { $0.value }
+            Unmanaged.passUnretained(object[keyPath: storageKeyPath].box)._withUnsafeGuaranteedRef {
+                $0.value(for: object, keyPath: wrappedKeyPath, storage: storageKeyPath)
+            }
         }
         set {
             Unmanaged.passUnretained(object[keyPath: storageKeyPath].box)._withUnsafeGuaranteedRef {
-                $0.set(newValue)
+                $0.set(newValue, object: object)
             }
         }
     }

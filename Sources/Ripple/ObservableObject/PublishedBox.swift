@@ -2,17 +2,18 @@ import Synchronization
 
 /// The part of a `@Published` property's storage that does not depend on its value type, so the
 /// object's will-change publisher can be reached from a raw field offset.
+///
+/// It is also the property's ``PropertyTracker``: the value, its version and the armed tracking
+/// observers are all guarded by the one inherited `lock`.
 @usableFromInline
-class PublishedBoxBase: @unchecked Sendable {
-    @usableFromInline
-    let lock = Lock()
+class PublishedBoxBase: PropertyTracker, @unchecked Sendable {
     /// The owning object's will-change publisher, once somebody has asked for it. Written once
     /// (compare-and-swap from `nil`), read with one atomic load; the box owns a +1 on it.
     @usableFromInline
     let willChangeSlot = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)
 
     @usableFromInline
-    init() {}
+    override init() {}
 
     deinit {
         willChangeSlot.load(ordering: .acquiring)?.release()
@@ -69,24 +70,48 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         return storedValue
     }
 
-    /// Will-change first, then the `$` publisher, then the store: everyone notified still reads the
-    /// old value. With nobody observing this is one short critical section.
+    /// Reads the value for the enclosing object's getter, recording the read (value and version in
+    /// one critical section) when a tracking scope is open on some thread.
     @inlinable
-    func set(_ newValue: Value) {
+    func value(for object: AnyObject, keyPath: AnyKeyPath, storage: AnyKeyPath) -> Value {
+        lock.lock()
+        let value = storedValue
+        let version = self.version
+        lock.unlock()
+        if openTrackingScopes.load(ordering: .relaxed) != 0 {
+            record(version: version, object: object, keyPath: keyPath, storage: storage)
+        }
+        return value
+    }
+
+    /// Writes the value. In order: tracking observers armed for will-set, the object's will-change
+    /// publisher, the `$property` publisher — all while the old value is still stored — then the
+    /// store (and version bump), then observers armed for did-set. With nobody observing it is one
+    /// short critical section.
+    @inlinable
+    func set(_ newValue: Value, object: AnyObject? = nil) {
         let willChange = objectWillChange
         lock.lock()
         let projection = self.projection
-        if willChange == nil && projection == nil {
+        if willChange == nil && projection == nil && observers.isEmpty {
             storedValue = newValue
+            version &+= 1
             lock.unlock()
             return
         }
+        let willSetObservers = observers.isEmpty ? [] : takeFiringLocked(.willSet)
+        let willSetEvent = willSetObservers.isEmpty ? nil : eventLocked(.willSet, object: object)
         lock.unlock()
+        if let willSetEvent { fire(willSetObservers, willSetEvent) }
         willChange?.send()
         projection?.send(newValue)
         lock.lock()
         storedValue = newValue
+        version &+= 1
+        let didSetObservers = observers.isEmpty ? [] : takeFiringLocked(.didSet)
+        let didSetEvent = didSetObservers.isEmpty ? nil : eventLocked(.didSet, object: object)
         lock.unlock()
+        if let didSetEvent { fire(didSetObservers, didSetEvent) }
     }
 
     /// The `$property` machinery, created (seeded with the current value) on first use.

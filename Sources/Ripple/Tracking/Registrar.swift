@@ -1,0 +1,71 @@
+/// Property-level tracking for a class you write by hand, in the toolchain Observation module's
+/// vocabulary: call ``access(_:keyPath:)`` in getters and ``withMutation(of:keyPath:_:)`` (or
+/// ``willSet(_:keyPath:)`` and ``didSet(_:keyPath:)``) in setters.
+///
+/// ```swift
+/// final class Thermostat {
+///     private let registrar = TrackingRegistrar()
+///     private var _target = 20
+///     var target: Int {
+///         get { registrar.access(self, keyPath: \.target); return _target }
+///         set { registrar.withMutation(of: self, keyPath: \.target) { _target = newValue } }
+///     }
+/// }
+/// ```
+///
+/// `@Published` properties need none of this: they take part in tracking by themselves.
+public final class TrackingRegistrar: @unchecked Sendable {
+    private let lock = Lock()
+    /// One tracker per key path, found by the key path's identity first (literal key paths are
+    /// usually the same instance at a call site) and by equality otherwise.
+    private var trackers: [(identity: ObjectIdentifier, keyPath: AnyKeyPath, tracker: PropertyTracker)] = []
+
+    /// Creates a registrar.
+    public init() {}
+
+    private func tracker(for keyPath: AnyKeyPath) -> PropertyTracker {
+        let identity = ObjectIdentifier(keyPath)
+        lock.lock()
+        defer { lock.unlock() }
+        if let entry = trackers.first(where: { $0.identity == identity }) {
+            return entry.tracker
+        }
+        if let entry = trackers.first(where: { $0.keyPath == keyPath }) {
+            trackers.append((identity, keyPath, entry.tracker))
+            return entry.tracker
+        }
+        let tracker = PropertyTracker()
+        trackers.append((identity, keyPath, tracker))
+        return tracker
+    }
+
+    /// Records a read of `keyPath` on `subject` in the current tracking scope, if any.
+    public func access<Subject: AnyObject, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
+        guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return }
+        let tracker = tracker(for: keyPath)
+        tracker.lock.lock()
+        let version = tracker.version
+        tracker.lock.unlock()
+        tracker.record(version: version, object: subject, keyPath: keyPath, storage: nil)
+    }
+
+    /// Announces a change of `keyPath` on `subject`, before the store.
+    public func willSet<Subject: AnyObject, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
+        tracker(for: keyPath).notify(.willSet, object: subject)
+    }
+
+    /// Announces a change of `keyPath` on `subject`, after the store.
+    public func didSet<Subject: AnyObject, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
+        tracker(for: keyPath).notify(.didSet, object: subject)
+    }
+
+    /// Performs `mutation` between the will-set and did-set announcements.
+    public func withMutation<Subject: AnyObject, Member, T>(
+        of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> T
+    ) rethrows -> T {
+        let tracker = tracker(for: keyPath)
+        tracker.notify(.willSet, object: subject)
+        defer { tracker.notify(.didSet, object: subject) }
+        return try mutation()
+    }
+}

@@ -1,0 +1,50 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(WinSDK)
+import WinSDK
+#endif
+
+/// How many tracking scopes are open on any thread. While it is zero — the common case — a
+/// `@Published` read skips the thread-local lookup entirely (one relaxed load).
+@usableFromInline
+let openTrackingScopes = Atomic<Int>(0)
+
+/// The access collector of the innermost tracking scope on the current thread.
+enum ThreadLocalCollector {
+    #if canImport(WinSDK)
+    private static let key: DWORD = TlsAlloc()
+    #else
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "Ripple: pthread_key_create failed (\(status))")
+        return key
+    }()
+    #endif
+
+    static var current: AccessCollector? {
+        get {
+            #if canImport(WinSDK)
+            guard let raw = TlsGetValue(key) else { return nil }
+            #else
+            guard let raw = pthread_getspecific(key) else { return nil }
+            #endif
+            return Unmanaged<AccessCollector>.fromOpaque(raw).takeUnretainedValue()
+        }
+        set {
+            // The scope that installs a collector keeps it alive until it uninstalls it.
+            let raw = newValue.map { UnsafeMutableRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+            #if canImport(WinSDK)
+            TlsSetValue(key, raw)
+            #else
+            pthread_setspecific(key, raw)
+            #endif
+        }
+    }
+}

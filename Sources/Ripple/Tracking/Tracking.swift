@@ -1,0 +1,63 @@
+/// Runs `apply`, recording the tracked properties it reads, and calls `onChange` once — before the
+/// first of them changes.
+///
+/// Like Observation's `withObservationTracking`: property-level (a change to a property `apply`
+/// did not read does not fire), one-shot, and nested scopes report their reads to the enclosing one.
+///
+/// ```swift
+/// final class Basket: ObservableObject {
+///     @Published var apples = 0
+///     @Published var peaches = 0
+/// }
+/// let basket = Basket()
+/// withTracking { _ = basket.apples } onChange: { event in print("changing:", event) }
+/// basket.peaches += 1  // not read: nothing
+/// basket.apples += 1
+/// // Prints "changing: willSet \Basket.apples of Basket"
+/// ```
+///
+/// Differs from Observation: `onChange` fires exactly once even when several threads write at the
+/// same moment, and it receives a ``TrackingEvent`` naming the object and the property.
+@discardableResult
+public func withTracking<T>(
+    _ apply: () throws -> T, onChange: @escaping @Sendable (TrackingEvent) -> Void
+) rethrows -> T {
+    try withTracking(apply, phase: .willSet, onChange: onChange)
+}
+
+/// Runs `apply`, recording what it reads, and calls `onChange` once, in the given phase, when the
+/// first of those properties changes.
+///
+/// With `.didSet` the new value is readable inside `onChange`; a write that lands between the read
+/// in `apply` and the arming of the observer is not lost (it fires at once).
+@discardableResult
+public func withTracking<T>(
+    _ apply: () throws -> T, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
+) rethrows -> T {
+    let (result, accesses) = try collectAccesses(apply)
+    if !accesses.isEmpty {
+        TrackingObserver(phases: [phase], continuous: false, onChange: onChange).arm(on: accesses)
+    }
+    return result
+}
+
+/// Runs `apply` once and calls `onChange` for **every** later change, in `phase`, of the properties
+/// it read — until the returned token is cancelled or released.
+///
+/// The observer stays armed: no re-arming by hand, and so no write can fall between two armings.
+/// The set of properties is the one `apply` read; to follow a set that changes, use ``observe(_:)``.
+///
+/// ```swift
+/// let token = track({ _ = basket.apples }, phase: .didSet) { _ in print("apples:", basket.apples) }
+/// basket.apples = 1
+/// basket.apples = 2
+/// // Prints "apples: 1", then "apples: 2"
+/// ```
+public func track(
+    _ apply: () -> Void, phase: TrackingPhase = .didSet, onChange: @escaping @Sendable (TrackingEvent) -> Void
+) -> AnyCancellable {
+    let (_, accesses) = collectAccesses(apply)
+    let observer = TrackingObserver(phases: [phase], continuous: true, onChange: onChange)
+    observer.arm(on: accesses)
+    return AnyCancellable { observer.cancel() }
+}
