@@ -23,17 +23,6 @@ import Testing
         }
     }
 
-    static func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let group = DispatchGroup()
-        for index in 0..<threads {
-            group.enter()
-            Thread.detachNewThread {
-                body(index)
-                group.leave()
-            }
-        }
-        group.wait()
-    }
 
     @Test(arguments: [1, 10])
     func passthroughDeliversEverythingOnceInProducerOrder(subscribers: Int) {
@@ -43,7 +32,7 @@ import Testing
         let checkers = (0..<subscribers).map { _ in SerialChecker() }
         let tokens = checkers.map { checker in subject.sink { checker.receive($0) } }
 
-        Self.runConcurrently(threads: producers) { producer in
+        runConcurrently(threads: producers) { producer in
             for sequence in 0..<perProducer {
                 subject.send(producer * 1_000_000 + sequence)
             }
@@ -66,7 +55,7 @@ import Testing
         let subject = CurrentValueSubject<Int, Never>(0)
         let checker = SerialChecker()
         let token = subject.sink { checker.receive($0) }
-        Self.runConcurrently(threads: 4) { producer in
+        runConcurrently(threads: 4) { producer in
             for sequence in 1...2_000 { subject.send(producer * 1_000_000 + sequence) }
         }
         let values = checker.values.current
@@ -81,7 +70,7 @@ import Testing
         let steady = SerialChecker()
         let token = subject.sink { steady.receive($0) }
         let sent = 20_000
-        Self.runConcurrently(threads: 3) { role in
+        runConcurrently(threads: 3) { role in
             switch role {
             case 0:
                 for value in 0..<sent { subject.send(value) }
@@ -105,7 +94,7 @@ import Testing
             let calls = Locked(0)
             let callsWhenCancelled = Locked<Int?>(nil)
             let token = subject.sink { _ in calls.withLock { $0 += 1 } }
-            Self.runConcurrently(threads: 2) { role in
+            runConcurrently(threads: 2) { role in
                 if role == 0 {
                     for value in 0..<2_000 { subject.send(value) }
                 } else {
@@ -123,7 +112,7 @@ import Testing
         for _ in 0..<100 {
             let subject = PassthroughSubject<Int, Never>()
             let recorder = Recorder(for: subject)
-            Self.runConcurrently(threads: 3) { role in
+            runConcurrently(threads: 3) { role in
                 if role == 2 {
                     subject.send(completion: .finished)
                 } else {

@@ -11,23 +11,12 @@ import Testing
 
     final class Bare: ObservableObject, @unchecked Sendable {}
 
-    static func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let group = DispatchGroup()
-        for index in 0..<threads {
-            group.enter()
-            Thread.detachNewThread {
-                body(index)
-                group.leave()
-            }
-        }
-        group.wait()
-    }
 
     @Test func racedFirstAccessYieldsOnePublisher() {
         for _ in 0..<200 {
             let model = Model()
             let seen = Locked<[ObjectIdentifier]>([])
-            Self.runConcurrently(threads: 4) { _ in
+            runConcurrently(threads: 4) { _ in
                 let publisher = model.objectWillChange
                 seen.withLock { $0.append(ObjectIdentifier(publisher)) }
             }
@@ -40,7 +29,7 @@ import Testing
         for _ in 0..<200 {
             let model = Bare()
             let seen = Locked<Set<ObjectIdentifier>>([])
-            Self.runConcurrently(threads: 4) { _ in
+            runConcurrently(threads: 4) { _ in
                 let publisher = model.objectWillChange
                 _ = seen.withLock { $0.insert(ObjectIdentifier(publisher)) }
             }
@@ -53,7 +42,7 @@ import Testing
             let model = Model()
             let events = Locked(0)
             let tokens = Locked<[AnyCancellable]>([])
-            Self.runConcurrently(threads: 3) { index in
+            runConcurrently(threads: 3) { index in
                 let token = model.objectWillChange.sink { events.withLock { $0 += 1 } }
                 tokens.withLock { $0.append(token) }
                 switch index {
@@ -74,7 +63,7 @@ import Testing
         let token = model.objectWillChange.sink { events.withLock { $0 += 1 } }
         let writers = 4
         let perWriter = 5_000
-        Self.runConcurrently(threads: writers) { writer in
+        runConcurrently(threads: writers) { writer in
             for value in 1...perWriter {
                 if writer.isMultiple(of: 2) { model.a = value } else { model.b = value }
             }
@@ -86,7 +75,7 @@ import Testing
 
     @Test func concurrentReadsAndWritesAreSafe() {
         let model = Model()
-        Self.runConcurrently(threads: 4) { index in
+        runConcurrently(threads: 4) { index in
             for value in 0..<5_000 {
                 if index < 2 { model.c = value } else { _ = model.c }
             }
