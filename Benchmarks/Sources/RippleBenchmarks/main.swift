@@ -14,7 +14,7 @@ import RippleScenarios
 let libraries = ["Ripple", "OpenCombine", "Observation", "floor"]
 let allScenarios: [Scenario] =
     RippleScenarios.Suite.scenarios() + OpenCombineScenarios.Suite.scenarios()
-    + ObservationSuite.scenarios() + Floor.scenarios()
+    + TrackingSuite.scenarios() + ObservationSuite.scenarios() + Floor.scenarios()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 @MainActor func option(_ name: String) -> String? {

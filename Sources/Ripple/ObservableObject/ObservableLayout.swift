@@ -6,18 +6,35 @@ import Synchronization
 /// specialization) by reading the runtime's field descriptors — never per object or per access.
 struct ObservableLayout: Sendable {
     var publishedOffsets: [Int]
+    /// The properties' names, in the same order (`apples` for the field `_apples`).
+    var publishedNames: [String]
 
     init(of type: AnyClass) {
         var offsets: [Int] = []
+        var names: [String] = []
         // `.classType` (raw value 1), spelled out: the stdlib declares it as a mutable static.
-        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { _, offset, fieldType, _ in
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { name, offset, fieldType, _ in
             if fieldType is any PublishedField.Type {
                 offsets.append(offset)
+                let field = String(cString: name)
+                names.append(field.hasPrefix("_") ? String(field.dropFirst()) : field)
             }
             return true
         }
         publishedOffsets = offsets
+        publishedNames = names
     }
+}
+
+/// The name of the `@Published` property of `object` whose storage is `box` (found once per box,
+/// on its first tracked read).
+func publishedPropertyName(of object: AnyObject, box: PublishedBoxBase) -> String? {
+    let layout = LayoutCache.layout(of: type(of: object))
+    for (offset, name) in zip(layout.publishedOffsets, layout.publishedNames)
+    where unmanagedPublishedBox(of: object, at: offset).toOpaque() == Unmanaged.passUnretained(box).toOpaque() {
+        return name
+    }
+    return nil
 }
 
 /// A read-mostly map from class to layout. Readers take no lock: they load the current table with
@@ -156,7 +173,7 @@ private func withPublishedBox<R>(of object: AnyObject, at offset: Int, _ body: (
     unmanagedPublishedBox(of: object, at: offset)._withUnsafeGuaranteedRef(body)
 }
 
-private func unmanagedPublishedBox(of object: AnyObject, at offset: Int) -> Unmanaged<PublishedBoxBase> {
+func unmanagedPublishedBox(of object: AnyObject, at offset: Int) -> Unmanaged<PublishedBoxBase> {
     let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
     let boxPointer = base.load(fromByteOffset: offset, as: UnsafeRawPointer.self)
     return Unmanaged<PublishedBoxBase>.fromOpaque(boxPointer)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A type that publishes a property marked with an attribute.
 ///
 /// Marking a property of a class with `@Published` makes it observable two ways:
@@ -63,8 +65,12 @@ public struct Published<Value> {
         get {
             // The box is borrowed, not retained: the object keeps it alive, and it is only replaced
             // by `$property = …`, which racing with this read is a data race in the caller anyway.
-            Unmanaged.passUnretained(object[keyPath: storageKeyPath].box)._withUnsafeGuaranteedRef {
-                $0.value(for: object, keyPath: wrappedKeyPath, storage: storageKeyPath)
+            // The key paths are deliberately not used: referencing them on any path makes every read
+            // materialize both key-path objects (~200 instructions). Tracking names the property from
+            // the class's field descriptors instead.
+            Unmanaged.passUnretained(object[keyPath: storageKeyPath].box)._withUnsafeGuaranteedRef { box in
+                guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return box.value }
+                return box.trackedValue(for: object)
             }
         }
         set {
@@ -109,5 +115,11 @@ extension Published: Sendable where Value: Sendable {}
 extension Published.Publisher: Sendable where Value: Sendable {}
 
 /// What the per-class layout looks for: a stored property whose type is some `Published<T>`.
-protocol PublishedField {}
-extension Published: PublishedField {}
+protocol PublishedField {
+    /// The storage box (also the property's tracker).
+    var storageTracker: PropertyTracker { get }
+}
+
+extension Published: PublishedField {
+    var storageTracker: PropertyTracker { box }
+}

@@ -70,16 +70,16 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         return storedValue
     }
 
-    /// Reads the value for the enclosing object's getter, recording the read (value and version in
-    /// one critical section) when a tracking scope is open on some thread.
-    @inlinable
-    func value(for object: AnyObject, keyPath: AnyKeyPath, storage: AnyKeyPath) -> Value {
+    /// Reads the value inside a tracking scope: value and version in one critical section, then the
+    /// read is recorded.
+    @usableFromInline
+    func trackedValue(for object: AnyObject) -> Value {
         lock.lock()
         let value = storedValue
         let version = self.version
         lock.unlock()
-        if openTrackingScopes.load(ordering: .relaxed) != 0 {
-            record(version: version, object: object, keyPath: keyPath, storage: storage)
+        record(version: version, object: object) { [unowned self] in
+            TrackedIdentity(object: object, name: publishedPropertyName(of: object, box: self), keyPath: nil)
         }
         return value
     }

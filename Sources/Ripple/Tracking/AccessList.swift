@@ -7,19 +7,26 @@ final class AccessCollector {
         let object: AnyObject
     }
 
-    var accesses: [Access] = []
+    /// Touched only by the thread whose scope this is.
+    @exclusivity(unchecked) var accesses: [Access] = []
 
-    func record(_ tracker: PropertyTracker, version: UInt64, object: AnyObject) {
+    /// Records a read; returns `false` when this property was already recorded in this scope.
+    @discardableResult
+    func record(_ tracker: PropertyTracker, version: UInt64, object: AnyObject) -> Bool {
         // Repeated reads of one property are common (loops, computed properties); keep one entry,
-        // with the oldest version seen — the conservative one.
-        if accesses.contains(where: { $0.tracker === tracker }) { return }
+        // with the oldest version seen — the conservative one. The last entry is the likeliest hit.
+        if let last = accesses.last, last.tracker === tracker { return false }
+        if accesses.contains(where: { $0.tracker === tracker }) { return false }
         accesses.append(Access(tracker: tracker, version: version, object: object))
+        return true
     }
 }
 
 /// Runs `body` with a fresh collector installed on this thread and returns what it read.
 /// Nested scopes also report their reads to the enclosing scope, as in Observation.
-func collectAccesses<T>(_ body: () throws -> T) rethrows -> (T, [AccessCollector.Access]) {
+func collectAccesses<T>(
+    reportingToOuterScope: Bool = true, _ body: () throws -> T
+) rethrows -> (T, [AccessCollector.Access]) {
     let collector = AccessCollector()
     let outer = ThreadLocalCollector.current
     ThreadLocalCollector.current = collector
@@ -27,7 +34,7 @@ func collectAccesses<T>(_ body: () throws -> T) rethrows -> (T, [AccessCollector
     defer {
         openTrackingScopes.subtract(1, ordering: .relaxed)
         ThreadLocalCollector.current = outer
-        if let outer {
+        if reportingToOuterScope, let outer {
             for access in collector.accesses {
                 outer.record(access.tracker, version: access.version, object: access.object)
             }

@@ -87,7 +87,7 @@ final class ObserveLoop<Value>: @unchecked Sendable {
 
     private func run() {
         let (value, accesses) = collectAccesses(compute)
-        let next = TrackingObserver(phases: [.didSet], continuous: false) { [weak self] _ in
+        let next = TrackingObserver(phases: .didSet, continuous: false) { [weak self] _ in
             self?.changed()
         }
         lock.lock()

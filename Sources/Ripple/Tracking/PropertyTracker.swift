@@ -21,30 +21,38 @@ class PropertyTracker: @unchecked Sendable {
 
     /// Records a read, seen at `version`, in the current thread's tracking scope.
     @usableFromInline
-    final func record(version: UInt64, object: AnyObject, keyPath: AnyKeyPath, storage: AnyKeyPath?) {
-        guard let collector = ThreadLocalCollector.current else { return }
-        lock.lock()
-        if identity == nil {
-            identity = TrackedIdentity(object: object, keyPath: keyPath, storageKeyPath: storage)
+    final func record(version: UInt64, object: AnyObject, identify: () -> TrackedIdentity) {
+        ThreadLocalCollector.withCurrent { collector in
+            guard let collector, collector.record(self, version: version, object: object) else { return }
+            // First read of this property in this scope: make sure events can name it.
+            lock.lock()
+            let known = identity != nil
+            lock.unlock()
+            guard !known else { return }
+            let made = identify()
+            lock.lock()
+            if identity == nil { identity = made }
+            lock.unlock()
         }
-        lock.unlock()
-        collector.record(self, version: version, object: object)
     }
 
     /// Called with `lock` held: removes and returns the observers that fire for `phase` (one-shots
     /// leave the list; continuous ones stay).
     @usableFromInline
     final func takeFiringLocked(_ phase: TrackingPhase) -> ContiguousArray<TrackingObserver> {
-        var firing: ContiguousArray<TrackingObserver> = []
-        var remaining: ContiguousArray<TrackingObserver> = []
-        for observer in observers {
-            if observer.phases.contains(phase) {
-                firing.append(observer)
-                if !observer.isContinuous { continue }
-            }
-            remaining.append(observer)
+        let mask = TrackingPhases(phase)
+        if observers.allSatisfy({ $0.phases.contains(mask) && !$0.isContinuous }) {
+            // The common case: every observer is a one-shot for this phase; hand over the list.
+            let firing = observers
+            observers = []
+            return firing
         }
-        observers = remaining
+        var firing: ContiguousArray<TrackingObserver> = []
+        observers.removeAll { observer in
+            guard observer.phases.contains(mask) else { return false }
+            firing.append(observer)
+            return !observer.isContinuous
+        }
         return firing
     }
 
@@ -52,8 +60,7 @@ class PropertyTracker: @unchecked Sendable {
     @usableFromInline
     final func eventLocked(_ phase: TrackingPhase, object: AnyObject?) -> TrackingEvent? {
         guard let subject = object ?? identity?.object else { return nil }
-        return TrackingEvent(
-            object: subject, keyPath: identity?.keyPath, storageKeyPath: identity?.storageKeyPath, phase: phase)
+        return TrackingEvent(object: subject, tracker: self, name: identity?.name, keyPath: identity?.keyPath, phase: phase)
     }
 
     /// Tells the observers armed for `phase` about a change; `.didSet` also bumps the version.
@@ -106,16 +113,18 @@ class PropertyTracker: @unchecked Sendable {
 
 /// Which object and property a tracker stands for (the object weakly: the tracker lives inside it).
 @usableFromInline
-struct TrackedIdentity {
+final class TrackedIdentity: @unchecked Sendable {
     @usableFromInline weak var object: AnyObject?
-    @usableFromInline let keyPath: AnyKeyPath
-    @usableFromInline let storageKeyPath: AnyKeyPath?
+    /// The property's name (`apples`), when known.
+    @usableFromInline let name: String?
+    /// The exact key path, for properties announced through ``TrackingRegistrar``.
+    @usableFromInline let keyPath: AnyKeyPath?
 
     @usableFromInline
-    init(object: AnyObject, keyPath: AnyKeyPath, storageKeyPath: AnyKeyPath?) {
+    init(object: AnyObject, name: String?, keyPath: AnyKeyPath?) {
         self.object = object
+        self.name = name
         self.keyPath = keyPath
-        self.storageKeyPath = storageKeyPath
     }
 }
 
@@ -131,14 +140,14 @@ final class TrackingObserver: @unchecked Sendable {
         case done
     }
 
-    let phases: Set<TrackingPhase>
+    let phases: TrackingPhases
     let isContinuous: Bool
     private let lock = Lock()
     private var status = Status.armed
     private var trackers: [PropertyTracker] = []
     private var onChange: (@Sendable (TrackingEvent) -> Void)?
 
-    init(phases: Set<TrackingPhase>, continuous: Bool, onChange: @escaping @Sendable (TrackingEvent) -> Void) {
+    init(phases: TrackingPhases, continuous: Bool, onChange: @escaping @Sendable (TrackingEvent) -> Void) {
         self.phases = phases
         self.isContinuous = continuous
         self.onChange = onChange
@@ -166,7 +175,7 @@ final class TrackingObserver: @unchecked Sendable {
             let identity = stale.tracker.identitySnapshot
             fire(
                 TrackingEvent(
-                    object: stale.object, keyPath: identity?.keyPath, storageKeyPath: identity?.storageKeyPath,
+                    object: stale.object, tracker: stale.tracker, name: identity?.name, keyPath: identity?.keyPath,
                     phase: .didSet))
         }
     }
@@ -201,5 +210,21 @@ final class TrackingObserver: @unchecked Sendable {
         lock.unlock()
         for tracker in leaving { tracker.disarm(self) }
         _ = released
+    }
+}
+
+/// A set of ``TrackingPhase``s as a bitmask (no hashing on the notify path).
+struct TrackingPhases: OptionSet, Sendable {
+    let rawValue: UInt8
+
+    static let willSet = TrackingPhases(rawValue: 1)
+    static let didSet = TrackingPhases(rawValue: 2)
+
+    init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    init(_ phase: TrackingPhase) {
+        self = phase == .willSet ? .willSet : .didSet
     }
 }

@@ -46,7 +46,9 @@ public final class TrackingRegistrar: @unchecked Sendable {
         tracker.lock.lock()
         let version = tracker.version
         tracker.lock.unlock()
-        tracker.record(version: version, object: subject, keyPath: keyPath, storage: nil)
+        tracker.record(version: version, object: subject) {
+            TrackedIdentity(object: subject, name: propertyName(of: keyPath), keyPath: keyPath)
+        }
     }
 
     /// Announces a change of `keyPath` on `subject`, before the store.
@@ -68,4 +70,15 @@ public final class TrackingRegistrar: @unchecked Sendable {
         defer { tracker.notify(.didSet, object: subject) }
         return try mutation()
     }
+}
+
+
+/// `target` for `\Thermostat.target`: the name a one-component key path to a stored property
+/// prints with, or `nil` (a computed property's key path prints no name).
+func propertyName(of keyPath: AnyKeyPath) -> String? {
+    let description = String(describing: keyPath)
+    let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
+    guard description.hasPrefix(prefix) else { return nil }
+    let path = description.dropFirst(prefix.count)
+    return path.contains(".") || path.hasPrefix("<") ? nil : String(path)
 }

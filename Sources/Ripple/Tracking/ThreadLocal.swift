@@ -28,6 +28,16 @@ enum ThreadLocalCollector {
     }()
     #endif
 
+    /// Runs `body` with the current collector, without retaining it (its scope keeps it alive).
+    static func withCurrent<R>(_ body: (AccessCollector?) -> R) -> R {
+        #if canImport(WinSDK)
+        guard let raw = TlsGetValue(key) else { return body(nil) }
+        #else
+        guard let raw = pthread_getspecific(key) else { return body(nil) }
+        #endif
+        return Unmanaged<AccessCollector>.fromOpaque(raw)._withUnsafeGuaranteedRef { body($0) }
+    }
+
     static var current: AccessCollector? {
         get {
             #if canImport(WinSDK)

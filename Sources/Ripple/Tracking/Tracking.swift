@@ -36,7 +36,7 @@ public func withTracking<T>(
 ) rethrows -> T {
     let (result, accesses) = try collectAccesses(apply)
     if !accesses.isEmpty {
-        TrackingObserver(phases: [phase], continuous: false, onChange: onChange).arm(on: accesses)
+        TrackingObserver(phases: TrackingPhases(phase), continuous: false, onChange: onChange).arm(on: accesses)
     }
     return result
 }
@@ -57,7 +57,7 @@ public func track(
     _ apply: () -> Void, phase: TrackingPhase = .didSet, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) -> AnyCancellable {
     let (_, accesses) = collectAccesses(apply)
-    let observer = TrackingObserver(phases: [phase], continuous: true, onChange: onChange)
+    let observer = TrackingObserver(phases: TrackingPhases(phase), continuous: true, onChange: onChange)
     observer.arm(on: accesses)
     return AnyCancellable { observer.cancel() }
 }

@@ -18,32 +18,47 @@ public enum TrackingPhase: Sendable, Hashable {
 public struct TrackingEvent: @unchecked Sendable, CustomStringConvertible {
     /// The object whose property changed.
     public let object: AnyObject
-    /// The key path of the property that changed, when known.
-    public let keyPath: AnyKeyPath?
+    /// The changed property's name (`apples`), when known.
+    public let propertyName: String?
     /// Whether the event is delivered before or after the store.
     public let phase: TrackingPhase
+    /// The property that changed.
+    let tracker: PropertyTracker
+    /// The exact key path, for properties announced through ``TrackingRegistrar``.
+    let keyPath: AnyKeyPath?
 
-    /// Whether the change was to the property named by `keyPath`.
-    ///
-    /// For `@Published` properties both the property (`\Model.name`) and its storage
-    /// (`\Model._name`) match.
-    public func matches(_ keyPath: AnyKeyPath) -> Bool {
-        guard let own = self.keyPath else { return false }
-        return own == keyPath || storageKeyPath == keyPath
-    }
-
-    /// For a `@Published` property, its storage key path (`\Model._name`).
-    let storageKeyPath: AnyKeyPath?
-
-    init(object: AnyObject, keyPath: AnyKeyPath?, storageKeyPath: AnyKeyPath? = nil, phase: TrackingPhase) {
+    init(object: AnyObject, tracker: PropertyTracker, name: String?, keyPath: AnyKeyPath?, phase: TrackingPhase) {
         self.object = object
+        self.tracker = tracker
+        self.propertyName = name
         self.keyPath = keyPath
-        self.storageKeyPath = storageKeyPath
         self.phase = phase
     }
 
-    public var description: String {
-        let name = keyPath.map { "\($0)" } ?? "a property"
-        return "\(phase) \(name) of \(type(of: object))"
+    /// Whether the change was to the property that `keyPath` reads on ``object``.
+    ///
+    /// It evaluates `keyPath` on the object (in a private tracking scope, so an enclosing scope
+    /// does not pick up the read) and checks whether that read touched the changed property; the
+    /// storage key path of a `@Published` property (`\Basket._apples`, inside the class) matches too.
+    public func matches(_ keyPath: AnyKeyPath) -> Bool {
+        if let own = self.keyPath, own == keyPath { return true }
+        let (value, accesses) = collectAccesses(reportingToOuterScope: false) {
+            applyKeyPath(keyPath, to: object)
+        }
+        if accesses.contains(where: { $0.tracker === tracker }) { return true }
+        if let field = value as? any PublishedField, field.storageTracker === tracker { return true }
+        return false
     }
+
+    public var description: String {
+        "\(phase) \(propertyName ?? "a property") of \(type(of: object))"
+    }
+}
+
+/// `object[keyPath: keyPath]`, or `nil` when the key path does not apply to the object's type.
+private func applyKeyPath(_ keyPath: AnyKeyPath, to object: AnyObject) -> Any? {
+    func apply<Root>(_ root: Root) -> Any? {
+        root[keyPath: keyPath]
+    }
+    return _openExistential(object, do: apply)
 }

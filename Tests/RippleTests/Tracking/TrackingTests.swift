@@ -149,6 +149,28 @@ import Testing
         #expect(events.last?.description.contains("Basket") == true)
     }
 
+    @Test func eventsNameThePropertyFromItsDeclaration() {
+        let basket = Basket()
+        let events = Events()
+        withTracking { _ = basket.peaches } onChange: { events.add($0) }
+        basket.peaches = 2
+        #expect(events.last?.propertyName == "peaches")
+        #expect(events.last?.description == "willSet peaches of Basket")
+    }
+
+    @Test func matchingInsideAScopeDoesNotAddADependency() {
+        let basket = Basket()
+        let first = Events()
+        withTracking { _ = basket.apples } onChange: { first.add($0) }
+        basket.apples = 1
+        let outer = Events()
+        withTracking {
+            _ = first.last?.matches(\Basket.peaches)  // evaluates basket.peaches privately
+        } onChange: { outer.add($0) }
+        basket.peaches = 1
+        #expect(outer.count == 0)
+    }
+
     @Test func assignToPublishedNotifiesTrackingToo() {
         final class Model: ObservableObject, @unchecked Sendable {
             @Published var value = 0
