@@ -80,6 +80,24 @@ public struct Published<Value> {
         }
     }
 
+    /// The property's publisher, through its enclosing object. The setter — what
+    /// `assign(to: &$property)` goes through — also tells the storage its owner, so writes that come
+    /// from that subscription can name the object in tracking events.
+    @inlinable
+    public static subscript<EnclosingSelf: AnyObject>(
+        _enclosingInstance object: EnclosingSelf,
+        projected projectedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Publisher>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
+    ) -> Publisher {
+        get {
+            Publisher(box: object[keyPath: storageKeyPath].box)
+        }
+        set {
+            object[keyPath: storageKeyPath].box = newValue.box
+            newValue.box.rememberAssignOwner(object)
+        }
+    }
+
     /// The publisher of a `@Published` property (its `$` projection).
     ///
     /// It emits the current value when the subscriber first asks, then each new value before it is

@@ -50,6 +50,11 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// `assign(to: &$property)` subscriptions: they live as long as the property does.
     @exclusivity(unchecked) @usableFromInline
     var assignments: [AnyCancellable] = []
+    /// The owning object, for writes that come through `assign(to:)` (which has no object of its
+    /// own). Set only by the projection's setter, so only objects that use `assign(to:)` carry a
+    /// weak reference. Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline
+    weak var assignOwner: AnyObject?
 
     @inlinable
     init(_ value: Value) {
@@ -78,8 +83,8 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let value = storedValue
         let version = self.version
         lock.unlock()
-        record(version: version, object: object) { [unowned self] in
-            TrackedIdentity(object: object, name: publishedPropertyName(of: object, box: self), keyPath: nil)
+        record(version: version, object: object) {
+            TrackedIdentity(name: publishedPropertyName(of: object, box: self), keyPath: nil)
         }
         return value
     }
@@ -123,6 +128,22 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let created = SubjectCore<Value, Never>(current: storedValue)
         projection = created
         return created
+    }
+
+    @usableFromInline
+    func rememberAssignOwner(_ owner: AnyObject) {
+        lock.lock()
+        if assignOwner == nil { assignOwner = owner }
+        lock.unlock()
+    }
+
+    /// A write from `assign(to:)`: like a property write, naming the owner if it is still alive.
+    @usableFromInline
+    func assign(_ newValue: Value) {
+        lock.lock()
+        let owner = assignOwner
+        lock.unlock()
+        set(newValue, object: owner)
     }
 
     @usableFromInline

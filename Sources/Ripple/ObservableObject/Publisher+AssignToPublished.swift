@@ -64,7 +64,7 @@ final class AssignToPublished<Value>: Subscriber, Cancellable, CustomStringConve
         }
         let box = self.box
         lock.unlock()
-        box?.set(input)
+        box?.assign(input)
         return .none
     }
 

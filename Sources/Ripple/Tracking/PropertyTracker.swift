@@ -59,8 +59,8 @@ class PropertyTracker: @unchecked Sendable {
     /// Called with `lock` held: the event to hand observers (`object` wins over the remembered one).
     @usableFromInline
     final func eventLocked(_ phase: TrackingPhase, object: AnyObject?) -> TrackingEvent? {
-        guard let subject = object ?? identity?.object else { return nil }
-        return TrackingEvent(object: subject, tracker: self, name: identity?.name, keyPath: identity?.keyPath, phase: phase)
+        guard let object else { return nil }  // no owner any more: nobody to tell about it
+        return TrackingEvent(object: object, tracker: self, name: identity?.name, keyPath: identity?.keyPath, phase: phase)
     }
 
     /// Tells the observers armed for `phase` about a change; `.didSet` also bumps the version.
@@ -111,18 +111,19 @@ class PropertyTracker: @unchecked Sendable {
     }
 }
 
-/// Which object and property a tracker stands for (the object weakly: the tracker lives inside it).
+/// What events say about a tracker's property.
+///
+/// It holds no reference to the object: a weak reference would give the object a side table and
+/// send every later retain and release of it down the runtime's slow path. Writers pass the object.
 @usableFromInline
 final class TrackedIdentity: @unchecked Sendable {
-    @usableFromInline weak var object: AnyObject?
     /// The property's name (`apples`), when known.
     @usableFromInline let name: String?
     /// The exact key path, for properties announced through ``TrackingRegistrar``.
     @usableFromInline let keyPath: AnyKeyPath?
 
     @usableFromInline
-    init(object: AnyObject, name: String?, keyPath: AnyKeyPath?) {
-        self.object = object
+    init(name: String?, keyPath: AnyKeyPath?) {
         self.name = name
         self.keyPath = keyPath
     }

@@ -47,7 +47,7 @@ public final class TrackingRegistrar: @unchecked Sendable {
         let version = tracker.version
         tracker.lock.unlock()
         tracker.record(version: version, object: subject) {
-            TrackedIdentity(object: subject, name: propertyName(of: keyPath), keyPath: keyPath)
+            TrackedIdentity(name: propertyName(of: keyPath), keyPath: keyPath)
         }
     }
 

@@ -1,0 +1,212 @@
+/// Runs the same dependents under object-level push and property-level pull observation, applies
+/// the same mutations, and reports which dependents re-ran, how often, and because of which property.
+///
+/// This is the difference between SwiftUI's `ObservableObject` world — every view that observes an
+/// object re-renders when `objectWillChange` fires — and the `@Observable` world, where only views
+/// that read the changed property do.
+///
+/// ```swift
+/// final class Basket: ObservableObject {
+///     @Published var apples = 0
+///     @Published var peaches = 0
+/// }
+/// let basket = Basket()
+/// let comparison = PushPullComparison()
+/// comparison.dependent("ApplesView") { _ = basket.apples }
+/// comparison.dependent("PeachesView") { _ = basket.peaches }
+/// comparison.mutate("apples += 1") { basket.apples += 1 }
+/// comparison.mutate("peaches += 1") { basket.peaches += 1 }
+/// print(comparison.report)
+/// // dependent     push re-runs             pull re-runs
+/// // ApplesView    2 (apples, peaches)      1 (apples)
+/// // PeachesView   2 (apples, peaches)      1 (peaches)
+/// ```
+///
+/// A dependent is a closure that reads models (a stand-in for a view body). Its first run happens
+/// when it is added; it re-runs at most once per mutation in each mode, after the mutation.
+/// Push observes every `ObservableObject` the dependent read; objects that are not
+/// `ObservableObject`s can only be observed by pull.
+public final class PushPullComparison: @unchecked Sendable {
+    /// The result: one entry per dependent, in the order they were added.
+    public struct Report: Equatable, Sendable, CustomStringConvertible {
+        public struct Entry: Equatable, Sendable {
+            /// The dependent's name.
+            public var dependent: String
+            /// The cause of each re-run under object-level push (`objectWillChange`), in order.
+            public var pushCauses: [String]
+            /// The cause of each re-run under property-level pull (tracking), in order.
+            public var pullCauses: [String]
+
+            /// How many times the dependent re-ran under push.
+            public var pushReruns: Int { pushCauses.count }
+            /// How many times the dependent re-ran under pull.
+            public var pullReruns: Int { pullCauses.count }
+        }
+
+        public var entries: [Entry]
+        /// The mutations applied, in order.
+        public var mutations: [String]
+
+        /// The entry for `dependent`.
+        public subscript(dependent: String) -> Entry? {
+            entries.first { $0.dependent == dependent }
+        }
+
+        public var description: String {
+            func cell(_ causes: [String]) -> String {
+                causes.isEmpty ? "0" : "\(causes.count) (\(causes.joined(separator: ", ")))"
+            }
+            let nameWidth = max(9, entries.map(\.dependent.count).max() ?? 0) + 3
+            let pushWidth = max(12, entries.map { cell($0.pushCauses).count }.max() ?? 0) + 3
+            func pad(_ text: String, _ width: Int) -> String {
+                text + String(repeating: " ", count: max(0, width - text.count))
+            }
+            var lines = [pad("dependent", nameWidth) + pad("push re-runs", pushWidth) + "pull re-runs"]
+            for entry in entries {
+                lines.append(pad(entry.dependent, nameWidth) + pad(cell(entry.pushCauses), pushWidth) + cell(entry.pullCauses))
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    private final class Dependent: @unchecked Sendable {
+        let name: String
+        let body: () -> Void
+        var pushCauses: [String] = []
+        var pullCauses: [String] = []
+        /// Causes gathered during the current mutation (push and pull), cleared when it re-runs.
+        var pendingPush: [String] = []
+        var pendingPull: [String] = []
+        var observedObjects: Set<ObjectIdentifier> = []
+        /// The pull observer armed by the latest run (continuous, so every cause until the next run
+        /// is named).
+        var pullToken: AnyCancellable?
+
+        init(name: String, body: @escaping () -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+
+    private let lock = Lock()
+    private var dependents: [Dependent] = []
+    /// Every `objectWillChange` subscription (one per dependent and object it read).
+    private var pushSubscriptions: [AnyCancellable] = []
+    /// Per observed object: a will-set observer on all its `@Published` properties, and the name of
+    /// the property that changed last (what the next `objectWillChange` is about).
+    private var willSetTrackers: [ObjectIdentifier: AnyCancellable] = [:]
+    private var lastChanged: [ObjectIdentifier: String] = [:]
+    private var mutations: [String] = []
+
+    /// Creates an empty comparison.
+    public init() {}
+
+    /// Adds a dependent and runs it once, recording what it reads.
+    public func dependent(_ name: String, _ body: @escaping () -> Void) {
+        let dependent = Dependent(name: name, body: body)
+        lock.withLock { dependents.append(dependent) }
+        runPull(dependent)
+        runPush(dependent)
+    }
+
+    /// Applies `mutation`, then re-runs every dependent it invalidated, once per mode.
+    public func mutate(_ label: String, _ mutation: () -> Void) {
+        mutation()
+        let invalidated = lock.withLock { dependents }
+        for dependent in invalidated {
+            let (push, pull) = lock.withLock { () -> ([String], [String]) in
+                let taken = (dependent.pendingPush, dependent.pendingPull)
+                dependent.pendingPush = []
+                dependent.pendingPull = []
+                if !taken.0.isEmpty { dependent.pushCauses.append(taken.0.joined(separator: "+")) }
+                if !taken.1.isEmpty { dependent.pullCauses.append(taken.1.joined(separator: "+")) }
+                return taken
+            }
+            if !pull.isEmpty { runPull(dependent) }
+            if !push.isEmpty { runPush(dependent) }
+        }
+        lock.withLock { mutations.append(label) }
+    }
+
+    /// The report so far.
+    public var report: Report {
+        lock.withLock {
+            Report(
+                entries: dependents.map {
+                    Report.Entry(dependent: $0.name, pushCauses: $0.pushCauses, pullCauses: $0.pullCauses)
+                },
+                mutations: mutations)
+        }
+    }
+
+    // MARK: Pull: property-level tracking, re-armed after every run
+
+    private func runPull(_ dependent: Dependent) {
+        let token = track(dependent.body, phase: .didSet) { [weak self, weak dependent] event in
+            guard let self, let dependent else { return }
+            lock.withLock { dependent.pendingPull.append(event.propertyName ?? "\(type(of: event.object))") }
+        }
+        let previous = lock.withLock { () -> AnyCancellable? in
+            let previous = dependent.pullToken
+            dependent.pullToken = token
+            return previous
+        }
+        previous?.cancel()
+    }
+
+    // MARK: Push: objectWillChange of every ObservableObject the dependent read
+
+    private func runPush(_ dependent: Dependent) {
+        let (_, accesses) = collectAccesses(reportingToOuterScope: false, dependent.body)
+        for access in accesses {
+            let object = access.object
+            let id = ObjectIdentifier(object)
+            let isNew = lock.withLock { dependent.observedObjects.insert(id).inserted }
+            guard isNew, let observable = object as? any ObservableObject else { continue }
+            observeObject(observable, id: id)
+            let subscription = subscribeWillChange(observable) { [weak self, weak dependent] in
+                guard let self, let dependent else { return }
+                lock.withLock {
+                    dependent.pendingPush.append(self.lastChanged[id] ?? "objectWillChange")
+                }
+            }
+            lock.withLock { pushSubscriptions.append(subscription) }
+        }
+    }
+
+    /// Names the property behind each `objectWillChange` of `object`: a will-set observer on all its
+    /// `@Published` properties records which one is about to change (it runs before the publisher).
+    private func observeObject(_ object: AnyObject, id: ObjectIdentifier) {
+        let already = lock.withLock { willSetTrackers[id] != nil }
+        guard !already else { return }
+        let token = trackAllPublished(of: object, phase: .willSet) { [weak self] event in
+            guard let self else { return }
+            lock.withLock { self.lastChanged[id] = event.propertyName ?? "objectWillChange" }
+        }
+        lock.withLock { willSetTrackers[id] = token }
+    }
+}
+
+/// Subscribes to an observable object's `objectWillChange`, whatever its publisher type.
+private func subscribeWillChange(_ object: some ObservableObject, _ onChange: @escaping () -> Void) -> AnyCancellable {
+    object.objectWillChange.sink(receiveCompletion: { _ in }, receiveValue: { _ in onChange() })
+}
+
+/// A continuous observer on every `@Published` property of `object`, without reading them.
+func trackAllPublished(
+    of object: AnyObject, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
+) -> AnyCancellable {
+    let layout = LayoutCache.layout(of: type(of: object))
+    var accesses: [AccessCollector.Access] = []
+    for (offset, name) in zip(layout.publishedOffsets, layout.publishedNames) {
+        let box = unmanagedPublishedBox(of: object, at: offset).takeUnretainedValue()
+        box.lock.lock()
+        let version = box.version
+        if box.identity == nil { box.identity = TrackedIdentity(name: name, keyPath: nil) }
+        box.lock.unlock()
+        accesses.append(AccessCollector.Access(tracker: box, version: version, object: object))
+    }
+    let observer = TrackingObserver(phases: TrackingPhases(phase), continuous: true, onChange: onChange)
+    observer.arm(on: accesses)
+    return AnyCancellable { observer.cancel() }
+}
