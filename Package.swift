@@ -7,13 +7,17 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
+        .library(name: "RippleObservation", targets: ["RippleObservation"]),
         .executable(name: "Playground", targets: ["Playground"]),
     ],
     targets: [
         // The Foundation-free core: Combine's push-stream API.
         .target(name: "Ripple"),
-        .executableTarget(name: "Playground", dependencies: ["Ripple"], path: "Playground"),
+        // Bridges to the toolchain's Observation module, kept out of the core.
+        .target(name: "RippleObservation", dependencies: ["Ripple"]),
+        .executableTarget(name: "Playground", dependencies: ["Ripple", "RippleObservation"], path: "Playground"),
         .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
+        .testTarget(name: "RippleObservationTests", dependencies: ["Ripple", "RippleObservation"]),
     ],
     swiftLanguageModes: [.v6]
 )

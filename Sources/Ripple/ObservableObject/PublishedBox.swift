@@ -19,6 +19,56 @@ class PublishedBoxBase: PropertyTracker, @unchecked Sendable {
         willChangeSlot.load(ordering: .acquiring)?.release()
     }
 
+    /// The bridge's per-object state (see `_ExternalTracking.state`), kept in the first box.
+    @exclusivity(unchecked) @usableFromInline
+    var externalSlot: AnyObject?
+    /// This property's index in its class's layout (-1: not looked up yet). Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline
+    var propertyIndex = -1
+
+    final func externalState(create: () -> AnyObject) -> AnyObject {
+        lock.lock()
+        if let existing = externalSlot {
+            lock.unlock()
+            return existing
+        }
+        lock.unlock()
+        let made = create()
+        lock.lock()
+        defer { lock.unlock() }
+        if let existing = externalSlot { return existing }
+        externalSlot = made
+        return made
+    }
+
+    /// The property's index in its class, looked up once.
+    final func index(in object: AnyObject) -> Int {
+        lock.lock()
+        let known = propertyIndex
+        lock.unlock()
+        if known >= 0 { return known }
+        let layout = LayoutCache.layout(of: type(of: object))
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let found = layout.publishedOffsets.firstIndex { unmanagedPublishedBox(of: object, at: $0).toOpaque() == me } ?? -1
+        lock.lock()
+        propertyIndex = found
+        lock.unlock()
+        return found
+    }
+
+    /// Reports to the external tracking hook, if one is installed.
+    @usableFromInline
+    final func reportExternally(_ phase: ExternalPhase, object: AnyObject?) {
+        guard let hook = _ExternalTracking.hook, let object else { return }
+        let property = index(in: object)
+        guard property >= 0 else { return }
+        switch phase {
+        case .access: hook.access(object, property: property)
+        case .willSet: hook.willSet(object, property: property)
+        case .didSet: hook.didSet(object, property: property)
+        }
+    }
+
     /// The publisher linked to this box, if any.
     @inlinable
     final var objectWillChange: ObservableObjectPublisher? {
@@ -86,6 +136,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         record(version: version, object: object) {
             TrackedIdentity(name: publishedPropertyName(of: object, box: self), keyPath: nil)
         }
+        reportExternally(.access, object: object)
         return value
     }
 
@@ -98,7 +149,8 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let willChange = objectWillChange
         lock.lock()
         let projection = self.projection
-        if willChange == nil && projection == nil && observers.isEmpty {
+        let external = _ExternalTracking.isInstalled.load(ordering: .relaxed)
+        if willChange == nil && projection == nil && observers.isEmpty && !external {
             storedValue = newValue
             version &+= 1
             lock.unlock()
@@ -107,6 +159,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let willSetObservers = observers.isEmpty ? [] : takeFiringLocked(.willSet)
         let willSetEvent = willSetObservers.isEmpty ? nil : eventLocked(.willSet, object: object)
         lock.unlock()
+        if external { reportExternally(.willSet, object: object) }
         if let willSetEvent { fire(willSetObservers, willSetEvent) }
         willChange?.send()
         projection?.send(newValue)
@@ -117,6 +170,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let didSetEvent = didSetObservers.isEmpty ? nil : eventLocked(.didSet, object: object)
         lock.unlock()
         if let didSetEvent { fire(didSetObservers, didSetEvent) }
+        if external { reportExternally(.didSet, object: object) }
     }
 
     /// The `$property` machinery, created (seeded with the current value) on first use.
@@ -152,4 +206,11 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         assignments.append(assignment)
         lock.unlock()
     }
+}
+
+@usableFromInline
+enum ExternalPhase {
+    case access
+    case willSet
+    case didSet
 }

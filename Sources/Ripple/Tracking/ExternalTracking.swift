@@ -1,0 +1,49 @@
+import Synchronization
+
+/// Not API: the hook through which `RippleObservation` makes `@Published` properties visible to
+/// Swift's Observation (`withObservationTracking`, `Observations`). The core cannot import
+/// Observation, so the bridge module installs an implementation of this protocol.
+///
+/// `property` is the index of the `@Published` property in its class (stable per class).
+public protocol _ExternalTrackingHook: AnyObject, Sendable {
+    func access(_ object: AnyObject, property: Int)
+    func willSet(_ object: AnyObject, property: Int)
+    func didSet(_ object: AnyObject, property: Int)
+}
+
+/// Not API: installs the external tracking hook (see ``_ExternalTrackingHook``).
+public enum _ExternalTracking {
+    private static let installed = LockedValue<(any _ExternalTrackingHook)?>(nil)
+    /// `true` once a hook is installed: `@Published` writes then take their slow path.
+    @usableFromInline
+    static let isInstalled = Atomic<Bool>(false)
+
+    /// Installs `hook` (once; later calls keep the first hook). While a hook is installed every
+    /// `@Published` read and write is reported to it, which costs the read its fast path.
+    public static func install(_ hook: any _ExternalTrackingHook) {
+        let first = installed.withLock { current -> Bool in
+            guard current == nil else { return false }
+            current = hook
+            return true
+        }
+        guard first else { return }
+        // Reads take the tracked branch from now on (it is where the hook is called).
+        openTrackingScopes.add(1, ordering: .relaxed)
+        isInstalled.store(true, ordering: .releasing)
+    }
+
+    static var hook: (any _ExternalTrackingHook)? {
+        guard isInstalled.load(ordering: .acquiring) else { return nil }
+        return installed.withLock { $0 }
+    }
+
+    /// Per-object state for the bridge (its `ObservationRegistrar`), kept in the object's first
+    /// `@Published` storage; `nil` for objects without `@Published` properties.
+    public static func state(of object: AnyObject, create: () -> AnyObject) -> AnyObject? {
+        let first = LayoutCache.firstPublishedOffset(of: type(of: object))
+        guard first >= 0 else { return nil }
+        return unmanagedPublishedBox(of: object, at: first)._withUnsafeGuaranteedRef { box in
+            box.externalState(create: create)
+        }
+    }
+}
