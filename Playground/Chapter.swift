@@ -10,3 +10,25 @@ protocol Chapter: Sendable {
 func show(_ line: String) {
     print("  " + line)
 }
+
+import Dispatch
+
+/// A list of names a `@Sendable` callback can append to.
+final class NameLog: @unchecked Sendable {
+    private let lock = DispatchSemaphore(value: 1)
+    private var names: [String] = []
+
+    func append(_ name: String) {
+        lock.wait()
+        names.append(name)
+        lock.signal()
+    }
+
+    func take() -> [String] {
+        lock.wait()
+        defer { lock.signal() }
+        let taken = names
+        names = []
+        return taken
+    }
+}

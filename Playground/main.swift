@@ -5,6 +5,7 @@
 let chapters: [Chapter] = [
     CallbacksChapter(),
     ObservableObjectChapter(),
+    PushVsPullChapter(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

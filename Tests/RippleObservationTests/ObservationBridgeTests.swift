@@ -59,6 +59,22 @@ import Testing
         #expect(basket.apples == 1 && basket.peaches == 1)
     }
 
+    @Test func observationsSequenceSeesPublishedChanges() async {
+        let basket = Basket()
+        let seen = Recorded()
+        let task = Task {
+            for await apples in Observations({ basket.apples }) {
+                seen.append(apples)
+                if apples == 2 { break }
+            }
+        }
+        await seen.wait(count: 1)
+        basket.peaches = 9  // not read: no new element
+        basket.apples = 2
+        await task.value
+        #expect(seen.all == [0, 2])
+    }
+
     @Observable final class Counter: @unchecked Sendable {
         var value = 0
         var other = 0
