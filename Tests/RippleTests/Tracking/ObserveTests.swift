@@ -205,3 +205,28 @@ import Testing
         #expect(await iterator.next() == 3)  // newest only
     }
 }
+
+/// The README's "Push and pull on the same model" example, as written there.
+@Suite struct ReadmePushPullExampleTests {
+    final class Basket: ObservableObject, @unchecked Sendable {
+        @Published var apples = 0
+        @Published var peaches = 0
+    }
+
+    @Test func printsWhatTheReadmeSays() {
+        let basket = Basket()
+        let printed = Locked<[String]>([])
+        let push = basket.objectWillChange.sink { printed.withLock { $0.append("push: something will change") } }
+        let pull = observe { let apples = basket.apples; printed.withLock { $0.append("pull: apples = \(apples)") } }
+        basket.peaches += 1
+        basket.apples += 1
+        #expect(
+            printed.current == [
+                "pull: apples = 0",
+                "push: something will change",
+                "push: something will change", "pull: apples = 1",
+            ])
+        push.cancel()
+        pull.cancel()
+    }
+}
