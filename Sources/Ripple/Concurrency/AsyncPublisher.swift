@@ -98,14 +98,8 @@ extension Publisher {
 final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
     typealias Element = Result<Input?, Failure>
 
-    private enum Status {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case terminal
-    }
-
     private struct State {
-        var status = Status.awaitingSubscription
+        var status = UpstreamStatus.awaitingSubscription
         /// The `next()` call waiting for an element.
         var waiter: UnsafeContinuation<Element, Never>?
         /// Requests made before the subscription arrived.
@@ -119,12 +113,11 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = state.status else {
+        guard state.status.accept(subscription) else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state.status = .subscribed(subscription)
         let demand = state.pendingDemand
         state.pendingDemand = .none
         lock.unlock()
@@ -159,15 +152,14 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
 
     private func finish(with element: Element, cancelUpstream: Bool) {
         lock.lock()
-        let status = state.status
-        guard case .terminal = status else {
-            state.status = .terminal
+        guard state.status.isTerminal else {
+            let subscription = state.status.terminate()
             let waiter = state.waiter
             state.waiter = nil
             if waiter == nil { state.terminal = element }
             lock.unlock()
-            if cancelUpstream, case .subscribed(let subscription) = status {
-                subscription.cancel()
+            if cancelUpstream {
+                subscription?.cancel()
             }
             nonisolated(unsafe) let element = element
             waiter?.resume(returning: element)
@@ -181,7 +173,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Element, Never>) in
                 lock.lock()
-                if case .terminal = state.status {
+                if state.status.isTerminal {
                     // Report the completion once; after that the sequence just ends.
                     let element = state.terminal ?? .success(nil)
                     state.terminal = .success(nil)
@@ -191,11 +183,8 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
                     return
                 }
                 state.waiter = continuation
-                let subscription: (any Subscription)?
-                if case .subscribed(let current) = state.status {
-                    subscription = current
-                } else {
-                    subscription = nil
+                let subscription = state.status.subscription
+                if subscription == nil {
                     state.pendingDemand += 1
                 }
                 lock.unlock()

@@ -28,14 +28,8 @@ final class AssignToPublished<Value>: Subscriber, Cancellable, CustomStringConve
     typealias Input = Value
     typealias Failure = Never
 
-    private enum Status {
-        case awaitingSubscription
-        case subscribed(any Subscription)
-        case terminal
-    }
-
     private let lock = Lock()
-    private var status = Status.awaitingSubscription
+    private var status = UpstreamStatus.awaitingSubscription
     private weak var box: PublishedBox<Value>?
 
     init(box: PublishedBox<Value>) {
@@ -46,13 +40,12 @@ final class AssignToPublished<Value>: Subscriber, Cancellable, CustomStringConve
 
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard case .awaitingSubscription = status else {
-            lock.unlock()
+        let accepted = status.accept(subscription)
+        lock.unlock()
+        guard accepted else {
             subscription.cancel()
             return
         }
-        status = .subscribed(subscription)
-        lock.unlock()
         subscription.request(.unlimited)
     }
 
@@ -70,17 +63,14 @@ final class AssignToPublished<Value>: Subscriber, Cancellable, CustomStringConve
 
     func receive(completion: Subscribers.Completion<Never>) {
         lock.lock()
-        status = .terminal
+        _ = status.terminate()
         lock.unlock()
     }
 
     func cancel() {
         lock.lock()
-        let status = self.status
-        self.status = .terminal
+        let subscription = status.terminate()
         lock.unlock()
-        if case .subscribed(let subscription) = status {
-            subscription.cancel()
-        }
+        subscription?.cancel()
     }
 }

@@ -8,14 +8,8 @@ extension Subscribers {
     {
         public typealias Failure = Never
 
-        private enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
         private let lock = Lock()
-        private var status = Status.awaitingSubscription
+        private var status = UpstreamStatus.awaitingSubscription
         private var root: Root?
 
         /// The key path that indicates the property to assign.
@@ -36,13 +30,12 @@ extension Subscribers {
 
         public func receive(subscription: any Subscription) {
             lock.lock()
-            guard case .awaitingSubscription = status else {
-                lock.unlock()
+            let accepted = status.accept(subscription)
+            lock.unlock()
+            guard accepted else {
                 subscription.cancel()
                 return
             }
-            status = .subscribed(subscription)
-            lock.unlock()
             subscription.request(.unlimited)
         }
 
@@ -58,31 +51,27 @@ extension Subscribers {
         }
 
         public func receive(completion: Subscribers.Completion<Never>) {
-            lock.lock()
-            guard case .subscribed = status else {
-                lock.unlock()
-                return
-            }
-            status = .terminal
-            let released = root
-            root = nil
-            lock.unlock()
-            _ = released
+            _ = terminate()
         }
 
         /// Cancels the subscription and releases the object.
         public func cancel() {
+            terminate()?.cancel()
+        }
+
+        /// Ends the subscription (once) and releases the object; returns the subscription to cancel.
+        private func terminate() -> (any Subscription)? {
             lock.lock()
-            guard case .subscribed(let subscription) = status else {
+            guard status.subscription != nil else {
                 lock.unlock()
-                return
+                return nil
             }
-            status = .terminal
+            let subscription = status.terminate()
             let released = root
             root = nil
             lock.unlock()
-            subscription.cancel()
             _ = released
+            return subscription
         }
     }
 }

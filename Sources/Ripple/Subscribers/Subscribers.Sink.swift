@@ -7,21 +7,14 @@ extension Subscribers {
         @unchecked Sendable
     {
         @usableFromInline
-        enum Status {
-            case awaitingSubscription
-            case subscribed(any Subscription)
-            case terminal
-        }
-
-        @usableFromInline
         struct State {
-            @usableFromInline var status = Status.awaitingSubscription
+            @usableFromInline var status = UpstreamStatus.awaitingSubscription
             @usableFromInline var receiveValue: ((Input) -> Void)?
             @usableFromInline var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
             @inlinable
             init(
-                status: Status = .awaitingSubscription, receiveValue: ((Input) -> Void)? = nil,
+                status: UpstreamStatus = .awaitingSubscription, receiveValue: ((Input) -> Void)? = nil,
                 receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
             ) {
                 self.status = status
@@ -57,13 +50,12 @@ extension Subscribers {
         @inlinable
         public func receive(subscription: any Subscription) {
             lock.lock()
-            guard case .awaitingSubscription = state.status else {
-                lock.unlock()
+            let accepted = state.status.accept(subscription)
+            lock.unlock()
+            guard accepted else {
                 subscription.cancel()
                 return
             }
-            state.status = .subscribed(subscription)
-            lock.unlock()
             subscription.request(.unlimited)
         }
 
@@ -91,18 +83,14 @@ extension Subscribers {
         @inlinable
         public func cancel() {
             lock.lock()
-            guard case .subscribed(let subscription) = state.status else {
-                if case .awaitingSubscription = state.status {
-                    state = State(status: .terminal)
-                }
+            guard !state.status.isTerminal else {
                 lock.unlock()
                 return
             }
             let released = state
             state = State(status: .terminal)
             lock.unlock()
-            subscription.cancel()
-            _ = released
+            released.status.subscription?.cancel()
         }
     }
 }

@@ -1,0 +1,38 @@
+/// Where a subscriber stands with its upstream: the one decision every subscriber makes the same
+/// way (a second subscription, or one after termination, is cancelled — rule 6).
+@usableFromInline
+enum UpstreamStatus {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    case terminal
+
+    /// Takes `subscription` if none came before and the subscriber has not terminated; otherwise
+    /// returns `false`, and the caller cancels it (after unlocking).
+    @inlinable
+    mutating func accept(_ subscription: any Subscription) -> Bool {
+        guard case .awaitingSubscription = self else { return false }
+        self = .subscribed(subscription)
+        return true
+    }
+
+    /// The current subscription, if subscribed.
+    @inlinable
+    var subscription: (any Subscription)? {
+        if case .subscribed(let subscription) = self { return subscription }
+        return nil
+    }
+
+    @inlinable
+    var isTerminal: Bool {
+        if case .terminal = self { return true }
+        return false
+    }
+
+    /// Marks the subscriber terminated; returns the subscription it had, for the caller to cancel.
+    @inlinable
+    mutating func terminate() -> (any Subscription)? {
+        let previous = subscription
+        self = .terminal
+        return previous
+    }
+}
