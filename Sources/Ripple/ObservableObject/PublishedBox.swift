@@ -150,13 +150,13 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         lock.lock()
         let projection = self.projection
         let external = _ExternalTracking.isInstalled.load(ordering: .relaxed)
-        if willChange == nil && projection == nil && observers.isEmpty && !external {
+        if willChange == nil && projection == nil && !hasObserversLocked && !external {
             storedValue = newValue
             version &+= 1
             lock.unlock()
             return
         }
-        let willSetObservers = observers.isEmpty ? [] : takeFiringLocked(.willSet)
+        let willSetObservers = hasObserversLocked ? takeFiringLocked(.willSet) : FiringList()
         let willSetEvent = willSetObservers.isEmpty ? nil : eventLocked(.willSet, object: object)
         lock.unlock()
         if external { reportExternally(.willSet, object: object) }
@@ -166,7 +166,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         lock.lock()
         storedValue = newValue
         version &+= 1
-        let didSetObservers = observers.isEmpty ? [] : takeFiringLocked(.didSet)
+        let didSetObservers = hasObserversLocked ? takeFiringLocked(.didSet) : FiringList()
         let didSetEvent = didSetObservers.isEmpty ? nil : eventLocked(.didSet, object: object)
         lock.unlock()
         if let didSetEvent { fire(didSetObservers, didSetEvent) }

@@ -22,12 +22,14 @@ final class AccessCollector {
     }
 }
 
-/// Runs `body` with a fresh collector installed on this thread and returns what it read.
+/// Runs `body` with a collector installed on this thread, then hands what it read to `consume`
+/// while the collector still owns it — so the per-thread collector is reused, buffer and all.
 /// Nested scopes also report their reads to the enclosing scope, as in Observation.
-func collectAccesses<T>(
-    reportingToOuterScope: Bool = true, _ body: () throws -> T
-) rethrows -> (T, [AccessCollector.Access]) {
-    let collector = AccessCollector()
+func withAccesses<T, R>(
+    reportingToOuterScope: Bool = true, _ body: () throws -> T,
+    consume: (T, [AccessCollector.Access]) throws -> R
+) rethrows -> R {
+    let collector = ThreadLocalCollector.takeSpare()
     let outer = ThreadLocalCollector.current
     ThreadLocalCollector.current = collector
     openTrackingScopes.add(1, ordering: .relaxed)
@@ -39,7 +41,16 @@ func collectAccesses<T>(
                 outer.record(access.tracker, version: access.version, object: access.object)
             }
         }
+        collector.accesses.removeAll(keepingCapacity: true)
+        ThreadLocalCollector.putSpare(collector)
     }
     let result = try body()
-    return (result, collector.accesses)
+    return try consume(result, collector.accesses)
+}
+
+/// Runs `body` in a tracking scope and returns what it read (a copy, for callers that keep it).
+func collectAccesses<T>(
+    reportingToOuterScope: Bool = true, _ body: () throws -> T
+) rethrows -> (T, [AccessCollector.Access]) {
+    try withAccesses(reportingToOuterScope: reportingToOuterScope, body) { ($0, $1) }
 }

@@ -86,20 +86,25 @@ final class ObserveLoop<Value>: @unchecked Sendable {
     }
 
     private func run() {
-        let (value, accesses) = collectAccesses(compute)
-        let next = TrackingObserver(phases: .didSet, continuous: false) { [weak self] _ in
-            self?.changed()
-        }
-        lock.lock()
-        guard status != .cancelled else {
+        var cancelled = false
+        let value = withAccesses(compute) { value, accesses in
+            let next = TrackingObserver(phases: .didSet, continuous: false) { [weak self] _ in
+                self?.changed()
+            }
+            lock.lock()
+            guard status != .cancelled else {
+                lock.unlock()
+                cancelled = true
+                return value
+            }
+            let previous = observer
+            observer = next
             lock.unlock()
-            return
+            previous?.cancel()
+            next.arm(on: accesses)  // fires at once if something changed after it was read
+            return value
         }
-        let previous = observer
-        observer = next
-        lock.unlock()
-        previous?.cancel()
-        next.arm(on: accesses)  // fires at once if something changed after it was read
+        guard !cancelled else { return }
         deliver(value)
         lock.lock()
         if status == .running && dirty {

@@ -9,9 +9,18 @@ class PropertyTracker: @unchecked Sendable {
     /// Bumped with every store. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline
     var version: UInt64 = 0
-    /// Guarded by `lock`.
+    /// The observers armed on this property: the first inline (the common case is one), the rest
+    /// in an array. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline
-    var observers: ContiguousArray<TrackingObserver> = []
+    var firstObserver: TrackingObserver?
+    @exclusivity(unchecked) @usableFromInline
+    var moreObservers: ContiguousArray<TrackingObserver> = []
+
+    /// Whether any observer is armed. Call with `lock` held.
+    @inlinable
+    final var hasObserversLocked: Bool {
+        firstObserver != nil || !moreObservers.isEmpty
+    }
     /// What events name, learned from the first tracked access. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline
     var identity: TrackedIdentity?
@@ -37,21 +46,21 @@ class PropertyTracker: @unchecked Sendable {
     }
 
     /// Called with `lock` held: removes and returns the observers that fire for `phase` (one-shots
-    /// leave the list; continuous ones stay).
+    /// leave; continuous ones stay).
     @usableFromInline
-    final func takeFiringLocked(_ phase: TrackingPhase) -> ContiguousArray<TrackingObserver> {
+    final func takeFiringLocked(_ phase: TrackingPhase) -> FiringList {
         let mask = TrackingPhases(phase)
-        if observers.allSatisfy({ $0.phases.contains(mask) && !$0.isContinuous }) {
-            // The common case: every observer is a one-shot for this phase; hand over the list.
-            let firing = observers
-            observers = []
-            return firing
+        var firing = FiringList()
+        if let first = firstObserver, first.phases.contains(mask) {
+            firing.first = first
+            if !first.isContinuous { firstObserver = nil }
         }
-        var firing: ContiguousArray<TrackingObserver> = []
-        observers.removeAll { observer in
-            guard observer.phases.contains(mask) else { return false }
-            firing.append(observer)
-            return !observer.isContinuous
+        if !moreObservers.isEmpty {
+            moreObservers.removeAll { observer in
+                guard observer.phases.contains(mask) else { return false }
+                firing.more.append(observer)
+                return !observer.isContinuous
+            }
         }
         return firing
     }
@@ -69,7 +78,7 @@ class PropertyTracker: @unchecked Sendable {
     final func notify(_ phase: TrackingPhase, object: AnyObject?) {
         lock.lock()
         if phase == .didSet { version &+= 1 }
-        guard !observers.isEmpty else {
+        guard hasObserversLocked else {
             lock.unlock()
             return
         }
@@ -80,8 +89,9 @@ class PropertyTracker: @unchecked Sendable {
     }
 
     @usableFromInline
-    final func fire(_ observers: ContiguousArray<TrackingObserver>, _ event: TrackingEvent) {
-        for observer in observers {
+    final func fire(_ observers: FiringList, _ event: TrackingEvent) {
+        observers.first?.fire(event)
+        for observer in observers.more {
             observer.fire(event)
         }
     }
@@ -92,14 +102,20 @@ class PropertyTracker: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard self.version == version else { return false }
-        observers.append(observer)
+        if firstObserver == nil {
+            firstObserver = observer
+        } else {
+            moreObservers.append(observer)
+        }
         return true
     }
 
     final func disarm(_ observer: TrackingObserver) {
         lock.lock()
-        if let index = observers.firstIndex(where: { $0 === observer }) {
-            observers.remove(at: index)
+        if firstObserver === observer {
+            firstObserver = nil
+        } else if let index = moreObservers.firstIndex(where: { $0 === observer }) {
+            moreObservers.remove(at: index)
         }
         lock.unlock()
     }
@@ -109,6 +125,19 @@ class PropertyTracker: @unchecked Sendable {
         defer { lock.unlock() }
         return identity
     }
+}
+
+/// The observers a change fires: the first inline, so the common single observer needs no array.
+@usableFromInline
+struct FiringList {
+    @usableFromInline var first: TrackingObserver?
+    @usableFromInline var more: ContiguousArray<TrackingObserver> = []
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool { first == nil && more.isEmpty }
 }
 
 /// What events say about a tracker's property.
@@ -145,7 +174,9 @@ final class TrackingObserver: @unchecked Sendable {
     let isContinuous: Bool
     private let lock = Lock()
     private var status = Status.armed
-    private var trackers: [PropertyTracker] = []
+    /// The properties this observer is armed on (the first inline).
+    private var firstTracker: PropertyTracker?
+    private var moreTrackers: [PropertyTracker] = []
     private var onChange: (@Sendable (TrackingEvent) -> Void)?
 
     init(phases: TrackingPhases, continuous: Bool, onChange: @escaping @Sendable (TrackingEvent) -> Void) {
@@ -165,7 +196,7 @@ final class TrackingObserver: @unchecked Sendable {
             guard active else { return }
             if access.tracker.arm(self, ifStillAt: access.version) {
                 lock.lock()
-                trackers.append(access.tracker)
+                if firstTracker == nil { firstTracker = access.tracker } else { moreTrackers.append(access.tracker) }
                 lock.unlock()
             } else {
                 stale = access
@@ -188,15 +219,17 @@ final class TrackingObserver: @unchecked Sendable {
             return
         }
         let onChange = self.onChange
-        var leaving: [PropertyTracker] = []
+        var leavingFirst: PropertyTracker?
+        var leavingMore: [PropertyTracker] = []
         if !isContinuous {
             status = .done
-            leaving = trackers
-            trackers = []
+            (leavingFirst, leavingMore) = (firstTracker, moreTrackers)
+            (firstTracker, moreTrackers) = (nil, [])
             self.onChange = nil
         }
         lock.unlock()
-        for tracker in leaving { tracker.disarm(self) }
+        leavingFirst?.disarm(self)
+        for tracker in leavingMore { tracker.disarm(self) }
         onChange?(event)
     }
 
@@ -204,12 +237,13 @@ final class TrackingObserver: @unchecked Sendable {
     func cancel() {
         lock.lock()
         status = .done
-        let leaving = trackers
-        trackers = []
+        let (leavingFirst, leavingMore) = (firstTracker, moreTrackers)
+        (firstTracker, moreTrackers) = (nil, [])
         let released = onChange
         onChange = nil
         lock.unlock()
-        for tracker in leaving { tracker.disarm(self) }
+        leavingFirst?.disarm(self)
+        for tracker in leavingMore { tracker.disarm(self) }
         _ = released
     }
 }

@@ -28,6 +28,40 @@ enum ThreadLocalCollector {
     }()
     #endif
 
+    #if canImport(WinSDK)
+    private static let spareKey: DWORD = TlsAlloc()
+    #else
+    /// A spare collector per thread (retained), reused by the next scope; released at thread exit.
+    private static let spareKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { raw in
+            guard let raw else { return }
+            Unmanaged<AccessCollector>.fromOpaque(raw).release()
+        }
+        precondition(status == 0, "Ripple: pthread_key_create failed (\(status))")
+        return key
+    }()
+    #endif
+
+    /// The thread's spare collector (now the caller's), or a new one.
+    static func takeSpare() -> AccessCollector {
+        #if canImport(WinSDK)
+        return AccessCollector()
+        #else
+        guard let raw = pthread_getspecific(spareKey) else { return AccessCollector() }
+        pthread_setspecific(spareKey, nil)
+        return Unmanaged<AccessCollector>.fromOpaque(raw).takeRetainedValue()
+        #endif
+    }
+
+    /// Keeps `collector` (emptied) for the thread's next scope, if the thread has no spare yet.
+    static func putSpare(_ collector: AccessCollector) {
+        #if !canImport(WinSDK)
+        guard pthread_getspecific(spareKey) == nil else { return }
+        pthread_setspecific(spareKey, Unmanaged.passRetained(collector).toOpaque())
+        #endif
+    }
+
     /// Runs `body` with the current collector, without retaining it (its scope keeps it alive).
     static func withCurrent<R>(_ body: (AccessCollector?) -> R) -> R {
         #if canImport(WinSDK)

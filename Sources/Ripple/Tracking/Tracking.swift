@@ -34,11 +34,12 @@ public func withTracking<T>(
 public func withTracking<T>(
     _ apply: () throws -> T, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) rethrows -> T {
-    let (result, accesses) = try collectAccesses(apply)
-    if !accesses.isEmpty {
-        TrackingObserver(phases: TrackingPhases(phase), continuous: false, onChange: onChange).arm(on: accesses)
+    try withAccesses(apply) { result, accesses in
+        if !accesses.isEmpty {
+            TrackingObserver(phases: TrackingPhases(phase), continuous: false, onChange: onChange).arm(on: accesses)
+        }
+        return result
     }
-    return result
 }
 
 /// Runs `apply` once and calls `onChange` for **every** later change, in `phase`, of the properties
@@ -56,8 +57,7 @@ public func withTracking<T>(
 public func track(
     _ apply: () -> Void, phase: TrackingPhase = .didSet, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) -> AnyCancellable {
-    let (_, accesses) = collectAccesses(apply)
     let observer = TrackingObserver(phases: TrackingPhases(phase), continuous: true, onChange: onChange)
-    observer.arm(on: accesses)
+    withAccesses(apply) { _, accesses in observer.arm(on: accesses) }
     return AnyCancellable { observer.cancel() }
 }
