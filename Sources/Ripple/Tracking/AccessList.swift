@@ -33,19 +33,33 @@ func withAccesses<T, R>(
     let outer = ThreadLocalCollector.current
     ThreadLocalCollector.current = collector
     openTrackingScopes.add(1, ordering: .relaxed)
+    let result: T
+    do {
+        result = try body()
+    } catch {
+        closeScope(collector, outer: outer, reportingToOuterScope: reportingToOuterScope)
+        collector.accesses.removeAll(keepingCapacity: true)
+        ThreadLocalCollector.putSpare(collector)
+        throw error
+    }
+    // The scope is closed before `consume` runs: arming may fire an observer at once, and whatever
+    // that runs (user code, a re-run of `observe`) must not be recorded in this scope.
+    closeScope(collector, outer: outer, reportingToOuterScope: reportingToOuterScope)
     defer {
-        openTrackingScopes.subtract(1, ordering: .relaxed)
-        ThreadLocalCollector.current = outer
-        if reportingToOuterScope, let outer {
-            for access in collector.accesses {
-                outer.record(access.tracker, version: access.version, object: access.object)
-            }
-        }
         collector.accesses.removeAll(keepingCapacity: true)
         ThreadLocalCollector.putSpare(collector)
     }
-    let result = try body()
     return try consume(result, collector.accesses)
+}
+
+private func closeScope(_ collector: AccessCollector, outer: AccessCollector?, reportingToOuterScope: Bool) {
+    openTrackingScopes.subtract(1, ordering: .relaxed)
+    ThreadLocalCollector.current = outer
+    if reportingToOuterScope, let outer {
+        for access in collector.accesses {
+            outer.record(access.tracker, version: access.version, object: access.object)
+        }
+    }
 }
 
 /// Runs `body` in a tracking scope and returns what it read (a copy, for callers that keep it).

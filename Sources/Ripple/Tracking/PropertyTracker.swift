@@ -96,18 +96,20 @@ class PropertyTracker: @unchecked Sendable {
         }
     }
 
-    /// Arms `observer` unless the property changed since it was read at `version`; returns whether
-    /// it was armed (`false`: the caller treats it as changed).
+    /// Arms `observer` on this property. Returns `false` when the property changed since it was read
+    /// at `version`; a one-shot observer is then not armed (it fires at once instead), a continuous
+    /// one is armed anyway (it fires at once *and* keeps listening).
     final func arm(_ observer: TrackingObserver, ifStillAt version: UInt64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard self.version == version else { return false }
+        let current = self.version == version
+        guard current || observer.isContinuous else { return false }
         if firstObserver == nil {
             firstObserver = observer
         } else {
             moreObservers.append(observer)
         }
-        return true
+        return current
     }
 
     final func disarm(_ observer: TrackingObserver) {
@@ -194,13 +196,16 @@ final class TrackingObserver: @unchecked Sendable {
             let active = status == .armed
             lock.unlock()
             guard active else { return }
-            if access.tracker.arm(self, ifStillAt: access.version) {
+            let current = access.tracker.arm(self, ifStillAt: access.version)
+            if current || isContinuous {
                 lock.lock()
                 if firstTracker == nil { firstTracker = access.tracker } else { moreTrackers.append(access.tracker) }
                 lock.unlock()
-            } else {
-                stale = access
-                break
+            }
+            if !current {
+                if stale == nil { stale = access }
+                // A one-shot fires now and is done; a continuous observer keeps arming the rest.
+                if !isContinuous { break }
             }
         }
         if let stale {

@@ -235,3 +235,41 @@ import Testing
         #expect(seen.current == ["will heat", "did cool"])
     }
 }
+
+/// Rule 40 at arming: a property that changed between the read and the arming.
+@Suite struct StaleArmingTests {
+    final class Basket: ObservableObject, @unchecked Sendable {
+        @Published var apples = 0
+        @Published var peaches = 0
+    }
+
+    @Test func continuousObserverFiresAtArmingAndKeepsListening() {
+        let basket = Basket()
+        let fired = Locked(0)
+        let token = track({
+            _ = basket.apples
+            _ = basket.peaches
+            basket.apples = 1  // lands after the read, before the arming
+        }) { _ in fired.withLock { $0 += 1 } }
+        #expect(fired.current == 1)  // fired at arming
+        basket.apples = 2
+        #expect(fired.current == 2)  // still armed on the stale property
+        basket.peaches = 2
+        #expect(fired.current == 3)  // and on the ones after it
+        token.cancel()
+    }
+
+    @Test func oneShotObserverFiresAtArmingAndIsDone() {
+        let basket = Basket()
+        let fired = Locked(0)
+        withTracking({
+            _ = basket.apples
+            _ = basket.peaches
+            basket.apples = 1
+        }, phase: .didSet) { _ in fired.withLock { $0 += 1 } }
+        #expect(fired.current == 1)
+        basket.apples = 2
+        basket.peaches = 2
+        #expect(fired.current == 1)
+    }
+}
