@@ -13,7 +13,7 @@
 /// withTracking { _ = basket.apples } onChange: { event in print("changing:", event) }
 /// basket.peaches += 1  // not read: nothing
 /// basket.apples += 1
-/// // Prints "changing: willSet \Basket.apples of Basket"
+/// // Prints "changing: willSet apples of Basket"
 /// ```
 ///
 /// Differs from Observation: `onChange` fires exactly once even when several threads write at the
