@@ -4,22 +4,7 @@
 import BenchHarness
 import Ripple
 
-private final class Model: ObservableObject, @unchecked Sendable {
-    @Published var value = 0
-}
-
-private final class Model10: ObservableObject, @unchecked Sendable {
-    @Published var p0 = 0
-    @Published var p1 = 0
-    @Published var p2 = 0
-    @Published var p3 = 0
-    @Published var p4 = 0
-    @Published var p5 = 0
-    @Published var p6 = 0
-    @Published var p7 = 0
-    @Published var p8 = 0
-    @Published var p9 = 0
-}
+// `Model` and `Model10` are declared in Scenarios.swift.
 
 public enum TrackingSuite {
     public static func scenarios() -> [Scenario] {
