@@ -36,6 +36,6 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// fewer).
     @inlinable
     public func sink(receiveValue: @escaping () -> Void) -> AnyCancellable {
-        core.sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+        core.sink(receiveValue: receiveValue)
     }
 }

@@ -124,7 +124,7 @@ public struct Published<Value> {
         /// fewer).
         @inlinable
         public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
-            box.subject().sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+            box.subject().sink(receiveValue: receiveValue)
         }
     }
 }

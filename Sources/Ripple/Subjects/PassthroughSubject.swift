@@ -70,6 +70,6 @@ extension PassthroughSubject where Failure == Never {
     /// Attaches a closure-based subscriber to a subject that never fails.
     @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        core.sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+        core.sink(receiveValue: receiveValue)
     }
 }

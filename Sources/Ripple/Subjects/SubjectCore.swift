@@ -83,13 +83,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        lock.lock()
-        if let completion = state.completion {
-            lock.unlock()
-            receiveCompletion(completion)
-            return AnyCancellable(object: EmptySubscription.shared)
-        }
-        let conduit = SubjectConduit(core: self, slot: registry.slots.count) { delivery in
+        attachSink(onCompletion: receiveCompletion) { delivery in
             switch delivery {
             case .value(let value):
                 receiveValue(value)
@@ -98,6 +92,32 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             }
             return .none
         }
+    }
+
+    /// `sink(receiveValue:)`: the same, without capturing a completion closure that does nothing
+    /// (a smaller closure context per subscriber).
+    @inlinable
+    func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        attachSink(onCompletion: nil) { delivery in
+            if case .value(let value) = delivery {
+                receiveValue(value)
+            }
+            return .none
+        }
+    }
+
+    @inlinable
+    func attachSink(
+        onCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
+        deliver: @escaping SubjectConduit<Output, Failure>.Deliver
+    ) -> AnyCancellable {
+        lock.lock()
+        if let completion = state.completion {
+            lock.unlock()
+            onCompletion?(completion)
+            return AnyCancellable(object: EmptySubscription.shared)
+        }
+        let conduit = SubjectConduit(core: self, slot: registry.slots.count, deliver: deliver)
         registry.append(conduit)
         lock.unlock()
         conduit.request(.unlimited)
@@ -282,19 +302,20 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
     @usableFromInline let core: SubjectCore<Output, Failure>
 
-    // Everything below is guarded by `core.lock`.
+    // Everything below is guarded by `core.lock`. (Declared widest first: Swift lays class fields out
+    // in declaration order, and grouping the two flags keeps a conduit in a smaller malloc class.)
     /// `nil` once terminated, so the subscriber is released (see `terminateLocked()` for the one exception).
     @exclusivity(unchecked) @usableFromInline var downstream: Deliver?
-    @exclusivity(unchecked) @usableFromInline var terminated = false
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     /// The thread currently inside `downstream`, or 0.
     @exclusivity(unchecked) @usableFromInline var deliveringThread: UInt = 0
     /// What other threads left for the delivering thread (`nil` unless there was contention).
     @exclusivity(unchecked) @usableFromInline var backlog: ConduitBacklog<Output, Failure>?
-    /// CurrentValueSubject: the subscriber has not seen the latest value yet and gets it on demand.
-    @exclusivity(unchecked) @usableFromInline var owesCurrent: Bool
     /// CurrentValueSubject: the version last delivered from `request` (an offer at or below it is stale).
     @exclusivity(unchecked) @usableFromInline var replayedVersion: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline var terminated = false
+    /// CurrentValueSubject: the subscriber has not seen the latest value yet and gets it on demand.
+    @exclusivity(unchecked) @usableFromInline var owesCurrent: Bool
 
     @inlinable
     init(core: SubjectCore<Output, Failure>, slot: Int, deliver: @escaping Deliver) {
