@@ -71,7 +71,8 @@ import Testing
         await seen.wait(count: 1)
         basket.peaches = 9  // not read: no new element
         basket.apples = 2
-        await task.value
+        await seen.wait(count: 2)
+        task.cancel()
         #expect(seen.all == [0, 2])
     }
 

@@ -17,7 +17,7 @@ import Testing
         var iterator = upstream.values.makeAsyncIterator()
         #expect(upstream.subscription.requests.isEmpty)
         let task = Task { await iterator.next() }
-        while upstream.subscription.requests.isEmpty { await Task.yield() }
+        #expect(await eventually { !upstream.subscription.requests.isEmpty })
         #expect(upstream.subscription.requests == [.max(1)])
         upstream.send(7)
         #expect(await task.value == 7)
@@ -49,7 +49,7 @@ import Testing
             for await _ in upstream.values { count += 1 }
             return count
         }
-        while upstream.subscription.requests.isEmpty { await Task.yield() }
+        #expect(await eventually { !upstream.subscription.requests.isEmpty })
         task.cancel()
         #expect(await task.value == 0)
         #expect(upstream.subscription.cancelled)
@@ -67,14 +67,17 @@ import Testing
             done.withLock { $0 = true }
             return seen
         }
-        // Values are only delivered while the loop waits with demand, so send until all arrive.
+        // Values are only delivered while the loop waits with demand, so send until all arrive —
+        // however long the consumer takes to be scheduled — then finish, so a failure cannot hang.
         let sender = Thread {
             var next = 1
-            while !done.current, next <= 10_000 {
+            let deadline = Date().addingTimeInterval(60)
+            while !done.current, Date() < deadline {
                 subject.send(next)
                 next += 1
                 usleep(200)
             }
+            subject.send(completion: .finished)
         }
         sender.start()
         let seen = await task.value

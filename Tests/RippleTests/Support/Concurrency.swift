@@ -12,3 +12,14 @@ func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
     }
     group.wait()
 }
+
+/// Waits (yielding) until `condition` holds or `seconds` pass; returns whether it held.
+/// Async tests use this instead of an unbounded loop, so a bug fails the test instead of hanging it.
+func eventually(within seconds: Double = 30, _ condition: () async -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return await condition()
+}
