@@ -59,11 +59,6 @@ public func heapInUse() -> Int? {
     return bytes < 0 ? nil : Int(bytes)
 }
 
-public struct TimingResult: Sendable {
-    public var nanosecondsPerOperation: Double
-    public var iterations: Int
-    public var repetitions: Int
-}
 
 /// Times several measures of the same scenario *interleaved*: each repetition runs every measure
 /// once, so drift on a noisy machine hits all of them alike. Returns the median ns per operation.
@@ -95,31 +90,6 @@ func calibrate(prepare: (Int) -> AnyObject, run: (AnyObject) -> Void, targetNano
         }
         n *= 4
     }
-}
-
-/// Runs the measure long enough to time it, then reports the median of `repetitions` runs.
-public func time(
-    prepare: (Int) -> AnyObject, run: (AnyObject) -> Void, operationsPerIteration: Int,
-    repetitions: Int = 9, targetNanoseconds: UInt64 = 8_000_000
-) -> TimingResult {
-    // Warm up and calibrate: grow n until one run takes a measurable time.
-    var n = 16
-    while true {
-        let elapsed = runOnce(prepare: prepare, run: run, iterations: n)
-        if elapsed >= targetNanoseconds / 4 || n >= 1 << 26 {
-            let scale = Double(targetNanoseconds) / Double(max(elapsed, 1))
-            n = max(1, Int(Double(n) * min(scale, 64)))
-            break
-        }
-        n *= 4
-    }
-    var samples: [Double] = []
-    for _ in 0..<repetitions {
-        let elapsed = runOnce(prepare: prepare, run: run, iterations: n)
-        samples.append(Double(elapsed) / Double(n * operationsPerIteration))
-    }
-    samples.sort()
-    return TimingResult(nanosecondsPerOperation: samples[samples.count / 2], iterations: n, repetitions: repetitions)
 }
 
 /// Heap bytes per instance: create `count` live instances and compare malloc's bookkeeping.
