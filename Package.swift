@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleObservation", targets: ["RippleObservation"]),
+        .library(name: "RippleTesting", targets: ["RippleTesting"]),
         .executable(name: "Playground", targets: ["Playground"]),
     ],
     targets: [
@@ -15,8 +16,10 @@ let package = Package(
         .target(name: "Ripple"),
         // Bridges to the toolchain's Observation module, kept out of the core.
         .target(name: "RippleObservation", dependencies: ["Ripple"]),
+        // Tools for users' tests: a virtual-time scheduler (Foundation is fine here).
+        .target(name: "RippleTesting", dependencies: ["Ripple"]),
         .executableTarget(name: "Playground", dependencies: ["Ripple", "RippleObservation"], path: "Playground"),
-        .testTarget(name: "RippleTests", dependencies: ["Ripple"]),
+        .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
         .testTarget(name: "RippleObservationTests", dependencies: ["Ripple", "RippleObservation"]),
     ],
     swiftLanguageModes: [.v6]

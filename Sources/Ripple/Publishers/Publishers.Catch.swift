@@ -1,0 +1,140 @@
+extension Publishers {
+    /// A publisher that handles errors from an upstream publisher by replacing the failed publisher
+    /// with another publisher.
+    ///
+    /// The replacement is subscribed only after the failure, and is asked at once for the demand the
+    /// upstream left unmet (rule 28).
+    public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+    where Upstream.Output == NewPublisher.Output {
+        public typealias Output = Upstream.Output
+        public typealias Failure = NewPublisher.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// A closure that accepts the upstream failure as input and returns a publisher to replace
+        /// the upstream publisher.
+        public let handler: (Upstream.Failure) -> NewPublisher
+
+        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
+            self.upstream = upstream
+            self.handler = handler
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let sequential = SequentialSubscription(downstream: subscriber, name: "Catch")
+            let handler = self.handler
+            sequential.start(with: upstream) { [unowned sequential] completion in
+                switch completion {
+                case .finished:
+                    return .complete(.finished)
+                case .failure(let error):
+                    return .continue {
+                        sequential.attach(handler(error)) { .complete($0) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A publisher that handles errors from an upstream publisher by replacing the failed publisher
+    /// with another publisher or producing a new error.
+    public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+    where Upstream.Output == NewPublisher.Output {
+        public typealias Output = Upstream.Output
+        public typealias Failure = any Error
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+        /// A closure that accepts the upstream failure as input and either returns a publisher to
+        /// replace the upstream publisher or throws an error.
+        public let handler: (Upstream.Failure) throws -> NewPublisher
+
+        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
+            self.upstream = upstream
+            self.handler = handler
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            let sequential = SequentialSubscription(downstream: subscriber, name: "TryCatch")
+            let handler = self.handler
+            sequential.start(with: upstream) { [unowned sequential] completion in
+                switch completion {
+                case .finished:
+                    return .complete(.finished)
+                case .failure(let error):
+                    do {
+                        let replacement = try handler(error)
+                        return .continue {
+                            sequential.attach(replacement) { .complete($0.mapFailure { $0 as any Error }) }
+                        }
+                    } catch {
+                        return .complete(.failure(error))
+                    }
+                }
+            }
+        }
+    }
+
+    /// A publisher that attempts to recreate its subscription to a failed upstream publisher.
+    public struct Retry<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of retry attempts to perform; `nil` retries forever.
+        public let retries: Int?
+
+        public init(upstream: Upstream, retries: Int?) {
+            precondition((retries ?? 0) >= 0, "retry: the number of retries must not be negative (got \(retries ?? 0))")
+            self.upstream = upstream
+            self.retries = retries
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let sequential = SequentialSubscription(downstream: subscriber, name: "Retry")
+            let upstream = self.upstream
+            // One attempt's completion handler; each failure with retries left subscribes again.
+            func handler(remaining: Int?) -> (Subscribers.Completion<Failure>) -> SequentialSubscription<S>.Next {
+                { [unowned sequential] completion in
+                    guard case .failure = completion, remaining.map({ $0 > 0 }) ?? true else {
+                        return .complete(completion)
+                    }
+                    let next = remaining.map { $0 - 1 }
+                    return .continue { sequential.attach(upstream, onCompletion: handler(remaining: next)) }
+                }
+            }
+            sequential.start(with: upstream, onCompletion: handler(remaining: retries))
+        }
+    }
+}
+
+extension Publishers.Retry: Equatable where Upstream: Equatable {}
+
+extension Publisher {
+    /// Handles errors from an upstream publisher by replacing it with another publisher.
+    ///
+    /// ```swift
+    /// let cancellable = Fail<Int, TestError>(error: TestError())
+    ///     .catch { _ in Just(0) }
+    ///     .sink { print($0) }
+    /// // Prints "0"
+    /// ```
+    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
+    where Output == P.Output {
+        Publishers.Catch(upstream: self, handler: handler)
+    }
+
+    /// Handles errors from an upstream publisher by either replacing it with another publisher or
+    /// throwing a new error.
+    public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P>
+    where Output == P.Output {
+        Publishers.TryCatch(upstream: self, handler: handler)
+    }
+
+    /// Attempts to recreate a failed subscription with the upstream publisher up to the number of
+    /// times you specify.
+    public func retry(_ retries: Int) -> Publishers.Retry<Self> {
+        Publishers.Retry(upstream: self, retries: retries)
+    }
+}

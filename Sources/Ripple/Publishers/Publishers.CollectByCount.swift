@@ -1,0 +1,117 @@
+extension Publishers {
+    /// A publisher that buffers a maximum number of items.
+    ///
+    /// Each downstream request for `n` arrays asks the upstream for `n × count` elements. A full
+    /// buffer is published at once; when the upstream finishes, a partly filled buffer is published
+    /// before `.finished`; a failure drops the buffer.
+    public struct CollectByCount<Upstream: Publisher>: Publisher {
+        public typealias Output = [Upstream.Output]
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of received elements to buffer before publishing.
+        public let count: Int
+
+        public init(upstream: Upstream, count: Int) {
+            precondition(count > 0, "collect(_:): count must be greater than zero (got \(count))")
+            self.upstream = upstream
+            self.count = count
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(CollectByCountInner(downstream: subscriber, count: count))
+        }
+    }
+}
+
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
+
+extension Publisher {
+    /// Collects up to the specified number of elements, and then emits a single array of the
+    /// collection.
+    ///
+    /// ```swift
+    /// let cancellable = (1...5).publisher.collect(2).sink { print($0) }
+    /// // Prints "[1, 2]", "[3, 4]", "[5]"
+    /// ```
+    public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
+        Publishers.CollectByCount(upstream: self, count: count)
+    }
+}
+
+private final class CollectByCountInner<Downstream: Subscriber, Element>: Subscriber, Subscription, CustomStringConvertible
+where Downstream.Input == [Element] {
+    typealias Input = Element
+    typealias Failure = Downstream.Failure
+
+    private struct State {
+        var upstream = UpstreamStatus.awaitingSubscription
+        var downstream: Downstream?
+    }
+
+    private let lock = Lock()
+    private var state: State
+    /// Touched only from the upstream's serial calls.
+    private var buffer: [Element] = []
+    private let count: Int
+
+    init(downstream: Downstream, count: Int) {
+        state = State(downstream: downstream)
+        self.count = count
+        buffer.reserveCapacity(count)
+    }
+
+    var description: String { "CollectByCount" }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard state.upstream.accept(subscription), let downstream = state.downstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Element) -> Subscribers.Demand {
+        guard let downstream = lock.withLock({ state.downstream }) else { return .none }
+        buffer.append(input)
+        guard buffer.count == count else { return .none }
+        let full = buffer
+        buffer.removeAll(keepingCapacity: true)
+        return downstream.receive(full) * count
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        let downstream = state.downstream
+        state.downstream = nil
+        state.upstream = .terminal
+        lock.unlock()
+        guard let downstream else { return }
+        let rest = buffer
+        buffer = []
+        if case .finished = completion, !rest.isEmpty {
+            _ = downstream.receive(rest)
+        }
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "CollectByCount: demand must be greater than zero (got \(demand))")
+        let upstream = lock.withLock { state.upstream.subscription }
+        upstream?.request(demand * count)
+    }
+
+    func cancel() {
+        lock.lock()
+        let upstream = state.upstream.terminate()
+        let released = state.downstream
+        state.downstream = nil
+        lock.unlock()
+        upstream?.cancel()
+        _ = released
+    }
+}

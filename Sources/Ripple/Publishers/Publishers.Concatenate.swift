@@ -1,0 +1,77 @@
+extension Publishers {
+    /// A publisher that emits all of one publisher's elements before those from another publisher.
+    ///
+    /// The suffix is subscribed only after the prefix finishes, and is asked at once for whatever
+    /// demand the prefix left unmet (rule 28). A prefix failure fails the whole stream.
+    public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
+    where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
+        public typealias Output = Suffix.Output
+        public typealias Failure = Suffix.Failure
+
+        /// The publisher to republish, in its entirety, before republishing elements from `suffix`.
+        public let prefix: Prefix
+        /// The publisher to republish only after `prefix` finishes.
+        public let suffix: Suffix
+
+        public init(prefix: Prefix, suffix: Suffix) {
+            self.prefix = prefix
+            self.suffix = suffix
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let sequential = SequentialSubscription(downstream: subscriber, name: "Concatenate")
+            let suffix = self.suffix
+            sequential.start(with: prefix) { [unowned sequential] completion in
+                guard case .finished = completion else { return .complete(completion) }
+                return .continue {
+                    sequential.attach(suffix) { .complete($0) }
+                }
+            }
+        }
+    }
+}
+
+extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
+
+extension Publisher {
+    /// Appends a publisher's output with the specified elements.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2].publisher.append(3, 4).sink { print($0) }
+    /// // Prints "1", "2", "3", "4"
+    /// ```
+    public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
+        append(Publishers.Sequence(sequence: elements))
+    }
+
+    /// Appends a publisher's output with the specified sequence.
+    public func append<S: Swift.Sequence>(
+        _ elements: S
+    ) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>> where Output == S.Element {
+        append(Publishers.Sequence(sequence: elements))
+    }
+
+    /// Appends the output of this publisher with the elements emitted by the given publisher.
+    public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
+    where P.Failure == Failure, P.Output == Output {
+        Publishers.Concatenate(prefix: self, suffix: publisher)
+    }
+
+    /// Prefixes a publisher's output with the specified values.
+    public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+        prepend(Publishers.Sequence(sequence: elements))
+    }
+
+    /// Prefixes a publisher's output with the specified sequence.
+    public func prepend<S: Swift.Sequence>(
+        _ elements: S
+    ) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self> where Output == S.Element {
+        prepend(Publishers.Sequence(sequence: elements))
+    }
+
+    /// Prefixes the output of this publisher with the elements emitted by the given publisher.
+    public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
+    where P.Failure == Failure, P.Output == Output {
+        Publishers.Concatenate(prefix: publisher, suffix: self)
+    }
+}

@@ -1,0 +1,135 @@
+extension Publishers {
+    /// A publisher that replaces an empty stream with a provided element.
+    ///
+    /// Values and failures pass through; if the upstream finishes without a value, `output` is
+    /// published (once the downstream has demand) and then `.finished`.
+    public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
+        public typealias Output = Upstream.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The element to deliver when the upstream publisher finishes without delivering any elements.
+        public let output: Upstream.Output
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        public init(upstream: Upstream, output: Output) {
+            self.upstream = upstream
+            self.output = output
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(ReplaceEmptyInner(downstream: subscriber, output: output))
+        }
+    }
+}
+
+extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+extension Publisher {
+    /// Replaces an empty stream with the provided element.
+    ///
+    /// ```swift
+    /// let cancellable = Empty<Int, Never>().replaceEmpty(with: 0).sink { print($0) }
+    /// // Prints "0"
+    /// ```
+    public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
+        Publishers.ReplaceEmpty(upstream: self, output: output)
+    }
+}
+
+private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private struct State {
+        var upstream = UpstreamStatus.awaitingSubscription
+        var downstream: Downstream?
+        var sawValue = false
+        var demanded = false
+        /// Upstream finished empty; the replacement waits for demand.
+        var holding = false
+    }
+
+    private let lock = Lock()
+    private var state: State
+    private let output: Input
+
+    init(downstream: Downstream, output: Input) {
+        state = State(downstream: downstream)
+        self.output = output
+    }
+
+    var description: String { "ReplaceEmpty" }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard state.upstream.accept(subscription), let downstream = state.downstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        lock.unlock()
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard let downstream = state.downstream else {
+            lock.unlock()
+            return .none
+        }
+        state.sawValue = true
+        lock.unlock()
+        return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard let downstream = state.downstream else {
+            lock.unlock()
+            return
+        }
+        state.upstream = .terminal
+        if case .finished = completion, !state.sawValue {
+            guard state.demanded else {
+                state.holding = true
+                lock.unlock()
+                return
+            }
+            state.downstream = nil
+            lock.unlock()
+            _ = downstream.receive(output)
+            downstream.receive(completion: .finished)
+            return
+        }
+        state.downstream = nil
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "ReplaceEmpty: demand must be greater than zero (got \(demand))")
+        lock.lock()
+        state.demanded = true
+        if state.holding, let downstream = state.downstream {
+            state.downstream = nil
+            lock.unlock()
+            _ = downstream.receive(output)
+            downstream.receive(completion: .finished)
+            return
+        }
+        let upstream = state.upstream.subscription
+        lock.unlock()
+        upstream?.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        let upstream = state.upstream.terminate()
+        let released = state.downstream
+        state.downstream = nil
+        lock.unlock()
+        upstream?.cancel()
+        _ = released
+    }
+}
