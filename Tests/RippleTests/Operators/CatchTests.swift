@@ -1,0 +1,61 @@
+import Ripple
+import Testing
+
+@Suite struct CatchTests {
+    @Test func replacesAFailedUpstream() {
+        let recorder = Recorder(for: [1].publisher.setFailureType(to: TestError.self)
+            .append(Fail(error: TestError(id: 1)))
+            .catch { error in Just(error.id * 10) })
+        #expect(recorder.events == [.subscription, .value(1), .value(10), .finished])
+    }
+
+    // Rule 28: subscribed only after the failure, with the demand not yet met.
+    @Test func replacementGetsTheUnmetDemand() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let replacement = ManualPublisher<Int, Never>()
+        let recorder = Recorder(for: upstream.catch { _ in replacement }, demand: .max(2))
+        upstream.send(1)
+        #expect(replacement.subscription.requests.isEmpty)
+        upstream.send(completion: .failure(TestError(id: 1)))
+        #expect(replacement.subscription.requests == [.max(1)])
+        replacement.send(2)
+        replacement.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    }
+
+    @Test func finishingUpstreamNeverCallsTheHandler() {
+        let called = Locked(false)
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder(for: upstream.catch { _ -> Just<Int> in
+            called.withLock { $0 = true }
+            return Just(0)
+        })
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1), .finished])
+        #expect(!called.current)
+    }
+
+    @Test func cancelReachesTheReplacement() {
+        let replacement = ManualPublisher<Int, Never>()
+        let recorder = Recorder(for: Fail<Int, TestError>(error: TestError()).catch { _ in replacement })
+        recorder.cancel()
+        #expect(replacement.subscription.cancelled)
+    }
+
+    @Test func tryCatchReplacesOrFails() {
+        let replaced = Recorder(for: Fail<Int, TestError>(error: TestError(id: 2)).tryCatch { Just($0.id) })
+        #expect(replaced.events == [.subscription, .value(2), .finished])
+        let failed = Recorder(for: Fail<Int, TestError>(error: TestError(id: 2)).tryCatch { error -> Just<Int> in
+            throw TestError(id: error.id + 1)
+        })
+        #expect(failed.events == [.subscription, .failure("TestError(3)")])
+    }
+
+    @Test func tryCatchReplacementFailureIsErased() {
+        let recorder = Recorder(for: Fail<Int, TestError>(error: TestError(id: 1)).tryCatch { _ in
+            Fail<Int, TestError>(error: TestError(id: 4))
+        })
+        #expect(recorder.events == [.subscription, .failure("TestError(4)")])
+    }
+}

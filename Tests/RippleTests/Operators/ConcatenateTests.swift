@@ -1,0 +1,71 @@
+import Ripple
+import Testing
+
+@Suite struct ConcatenateTests {
+    @Test func appendAndPrependValuesSequencesAndPublishers() {
+        #expect(Recorder(for: [1].publisher.append(2, 3)).values == [1, 2, 3])
+        #expect(Recorder(for: [1].publisher.append([2, 3])).values == [1, 2, 3])
+        #expect(Recorder(for: [1].publisher.append(Just(2))).values == [1, 2])
+        #expect(Recorder(for: [3].publisher.prepend(1, 2)).values == [1, 2, 3])
+        #expect(Recorder(for: [3].publisher.prepend([1, 2])).values == [1, 2, 3])
+        #expect(Recorder(for: Just(2).prepend(Just(1))).events == [.subscription, .value(1), .value(2), .finished])
+    }
+
+    // Rule 28: the suffix is subscribed only after the prefix finishes, with the unmet demand.
+    @Test func subscribesTheSuffixAfterThePrefixFinishesCarryingDemand() {
+        let prefix = ManualPublisher<Int, Never>()
+        let suffix = ManualPublisher<Int, Never>()
+        let recorder = Recorder(for: prefix.append(suffix), demand: .max(3))
+        #expect(prefix.subscription.requests == [.max(3)])
+        #expect(suffix.subscription.requests.isEmpty)
+        prefix.send(1)
+        prefix.send(completion: .finished)
+        #expect(suffix.subscription.requests == [.max(2)])
+        suffix.send(2)
+        suffix.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    }
+
+    @Test func demandRequestedWhileThePrefixRunsReachesIt() {
+        let prefix = ManualPublisher<Int, Never>()
+        let recorder = Recorder(for: prefix.append(Empty()), demand: nil)
+        recorder.request(.max(1))
+        recorder.request(.max(2))
+        #expect(prefix.subscription.requests == [.max(1), .max(2)])
+    }
+
+    @Test func prefixFailureEndsEverything() {
+        let suffix = ManualPublisher<Int, TestError>()
+        let recorder = Recorder(for: Fail<Int, TestError>(error: TestError(id: 1)).append(suffix))
+        #expect(recorder.events == [.subscription, .failure("TestError(1)")])
+        #expect(suffix.subscription.events.isEmpty)
+    }
+
+    @Test func cancelStopsTheCurrentPublisherAndNeverSubscribesTheNext() {
+        let prefix = ManualPublisher<Int, Never>()
+        let suffix = ManualPublisher<Int, Never>()
+        let recorder = Recorder(for: prefix.append(suffix))
+        recorder.cancel()
+        #expect(prefix.subscription.cancelled)
+        prefix.send(completion: .finished)
+        #expect(suffix.subscription.events.isEmpty)
+        #expect(recorder.events == [.subscription])
+    }
+
+    @Test func zeroDemandTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let recorder = Recorder(for: Just(1).append(2), demand: nil)
+            recorder.request(.none)
+        }
+    }
+
+    @Test func releasedAfterCompletion() {
+        weak var weakSubscription: AnyObject?
+        do {
+            let recorder = Recorder(for: Just(1).append(2))
+            weakSubscription = recorder.subscription as AnyObject
+            #expect(recorder.values == [1, 2])
+        }
+        #expect(weakSubscription == nil)
+    }
+}
