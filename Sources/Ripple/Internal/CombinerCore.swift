@@ -6,9 +6,11 @@
 /// under the lock, with no user code. The transform variants are `map` on top, as in Combine.
 ///
 /// - Demand: a downstream request for `n` is forwarded to every child. combineLatest returns
-///   `.max(1)` to a child whose value produced no tuple because another child has no value yet;
-///   a value that arrives while the downstream has no demand replaces that child's latest value,
-///   and the newest tuple is delivered on the next request. zip buffers every value.
+///   `.max(1)` to a child whose value produced no tuple because another child has no value yet.
+///   While there is demand, each value yields its own tuple, built the moment it arrives (so two
+///   threads sending at once lose nothing); a value that arrives beyond the demand only replaces
+///   that child's latest value, and the newest tuple is delivered on the next request.
+///   zip buffers every value.
 /// - combineLatest emits only once every child has a value (rule 29) and finishes when all
 ///   children have finished. zip finishes, cancelling the others, as soon as a finished child has
 ///   nothing buffered. The first failure cancels the other children and is delivered at once
@@ -29,7 +31,10 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         var counts: [Int]
         var finished: [Bool]
         var finishedCount = 0
-        /// combineLatest: a value arrived since the last tuple went out.
+        /// combineLatest: tuples built when their value arrived, while demand allowed (so that every
+        /// value yields its own tuple, even when another thread is delivering).
+        var queued = FIFO<Downstream.Input>()
+        /// combineLatest: a value arrived beyond the demand; the newest tuple is due on the next request.
         var fresh = false
         var failure: Downstream.Failure?
         var delivering = false
@@ -94,6 +99,7 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         let released = (state.downstream, state.take)
         state.downstream = nil
         state.take = nil
+        state.queued.removeAll()
         state.subscriptions = state.subscriptions.map { _ in nil }
         lock.unlock()
         for subscription in subscriptions {
@@ -128,13 +134,22 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         }
         store()
         let wasEmpty = state.counts[index] == 0
+        var replace = false
         switch mode {
-        case .latest: state.counts[index] = 1
-        case .zip: state.counts[index] += 1
+        case .latest:
+            state.counts[index] = 1
+            if state.counts.contains(0) {
+                // A first value that still cannot make a tuple gives its demand back.
+                replace = wasEmpty && state.demand != .unlimited
+            } else if let take = state.take, state.demand == .unlimited || state.demand > state.queued.count {
+                state.queued.append(take())
+                state.fresh = false
+            } else {
+                state.fresh = true
+            }
+        case .zip:
+            state.counts[index] += 1
         }
-        state.fresh = true
-        // combineLatest: a first value that still cannot make a tuple gives its demand back.
-        let replace = mode == .latest && wasEmpty && state.counts.contains(0) && state.demand != .unlimited
         if state.delivering {
             lock.unlock()
             return replace ? .max(1) : .none
@@ -168,7 +183,8 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         switch mode {
         case .latest:
             // Done when every child finished and no unsent tuple waits for demand.
-            return state.finishedCount == state.counts.count && !(state.fresh && !state.counts.contains(0))
+            return state.finishedCount == state.counts.count && state.queued.isEmpty
+                && !(state.fresh && !state.counts.contains(0))
         case .zip:
             // Done when a finished child has nothing left to pair.
             return state.counts.indices.contains { state.finished[$0] && state.counts[$0] == 0 }
@@ -188,15 +204,25 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
                 finishLocked(downstream, .failure(failure))
                 return
             }
-            let ready =
-                state.demand > 0 && !state.counts.contains(0) && (mode == .zip || state.fresh)
-            if ready {
-                let output = take()
-                state.demand -= 1
-                state.fresh = false
-                if mode == .zip {
-                    for index in state.counts.indices { state.counts[index] -= 1 }
+            var next: Downstream.Input?
+            if state.demand > 0 {
+                switch mode {
+                case .latest:
+                    if let queued = state.queued.popFirst() {
+                        next = queued
+                    } else if state.fresh, !state.counts.contains(0) {
+                        next = take()
+                        state.fresh = false
+                    }
+                case .zip:
+                    if !state.counts.contains(0) {
+                        next = take()
+                        for index in state.counts.indices { state.counts[index] -= 1 }
+                    }
                 }
+            }
+            if let output = next {
+                state.demand -= 1
                 lock.unlock()
                 let more = downstream.receive(output)
                 lock.lock()
@@ -225,6 +251,7 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         let take = state.take
         state.downstream = nil
         state.take = nil
+        state.queued.removeAll()
         state.subscriptions = state.subscriptions.map { _ in nil }
         state.delivering = false
         lock.unlock()
