@@ -1,0 +1,116 @@
+extension Publishers {
+    /// A publisher that transforms elements from an upstream publisher into new publishers and
+    /// merges their output.
+    ///
+    /// It asks the upstream for `maxPublishers` elements at first and for one more each time an
+    /// inner publisher finishes, so no more than `maxPublishers` inner publishers run at once. Inner
+    /// values are merged as by ``Publishers/MergeMany`` (see its demand rules); it finishes when the
+    /// upstream and every inner publisher have finished; any failure cancels everything and fails.
+    public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
+    where NewPublisher.Failure == Upstream.Failure {
+        public typealias Output = NewPublisher.Output
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of concurrent publisher subscriptions.
+        public let maxPublishers: Subscribers.Demand
+        /// A closure that takes an element as a parameter and returns a publisher that produces
+        /// elements of that type.
+        public let transform: (Upstream.Output) -> NewPublisher
+
+        public init(
+            upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
+            precondition(maxPublishers > 0, "flatMap: maxPublishers must be greater than zero (got \(maxPublishers))")
+            self.upstream = upstream
+            self.maxPublishers = maxPublishers
+            self.transform = transform
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let core = MergeCore(downstream: subscriber, outerIsBounded: maxPublishers != .unlimited, name: "FlatMap")
+            core.start()
+            upstream.subscribe(FlatMapOuter(core: core, maxPublishers: maxPublishers, transform: transform))
+        }
+    }
+}
+
+private final class FlatMapOuter<Downstream: Subscriber, Input, NewPublisher: Publisher>: Subscriber,
+    CustomStringConvertible
+where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
+    typealias Failure = Downstream.Failure
+
+    let core: MergeCore<Downstream>
+    let maxPublishers: Subscribers.Demand
+    let transform: (Input) -> NewPublisher
+
+    init(core: MergeCore<Downstream>, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> NewPublisher) {
+        self.core = core
+        self.maxPublishers = maxPublishers
+        self.transform = transform
+    }
+
+    var description: String { "FlatMap" }
+
+    func receive(subscription: any Subscription) {
+        guard core.outerReceive(subscription: subscription) else {
+            subscription.cancel()
+            return
+        }
+        subscription.request(maxPublishers)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        core.addChild(transform(input))
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        core.outerReceive(completion: completion)
+    }
+}
+
+extension Publisher {
+    /// Transforms all elements from an upstream publisher into a new publisher up to a maximum
+    /// number of publishers you specify.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2].publisher
+    ///     .flatMap { value in [value, value * 10].publisher }
+    ///     .sink { print($0) }
+    /// // Prints "1", "10", "2", "20"
+    /// ```
+    public func flatMap<T, P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where T == P.Output, Failure == P.Failure {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Transforms all elements from an upstream publisher that cannot fail into new publishers that
+    /// can.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+        Publishers.FlatMap(upstream: setFailureType(to: P.Failure.self), maxPublishers: maxPublishers, transform: transform)
+    }
+
+    /// Transforms all elements from an upstream publisher that cannot fail into new publishers that
+    /// cannot fail either.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher {
+    /// Transforms all elements into new publishers that cannot fail, for an upstream that can.
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) { transform($0).setFailureType(to: Failure.self) }
+    }
+}

@@ -1,0 +1,308 @@
+extension Publishers {
+    /// A publisher that flattens nested publishers: it republishes the elements of the most recent
+    /// inner publisher and cancels the previous one whenever a new one arrives.
+    ///
+    /// It asks the upstream for `.unlimited` publishers. The downstream's outstanding demand is
+    /// handed to each new inner publisher. It finishes when the upstream has finished and the current
+    /// inner publisher (if any) has finished; any failure cancels the rest and fails.
+    public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
+    where P == Upstream.Output, P.Failure == Upstream.Failure {
+        public typealias Output = P.Output
+        public typealias Failure = P.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let core = SwitchCore<S>()
+            core.start(downstream: subscriber)
+            upstream.subscribe(SwitchOuter<S, P>(core: core))
+        }
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Failure {
+    /// Republishes elements sent by the most recently received publisher.
+    ///
+    /// ```swift
+    /// let queries = PassthroughSubject<String, Never>()
+    /// let cancellable = queries
+    ///     .map { query in search(query) }   // a publisher per query
+    ///     .switchToLatest()                  // only the newest search's results
+    ///     .sink { print($0) }
+    /// ```
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Failure == Never {
+    /// Republishes elements sent by the most recently received publisher, for an upstream that
+    /// cannot fail and inner publishers that can.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+        Publishers.SwitchToLatest(upstream: setFailureType(to: Output.Failure.self))
+    }
+}
+
+extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
+    /// Republishes elements sent by the most recently received publisher, when neither can fail.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+    /// Republishes elements sent by the most recently received publisher, for inner publishers that
+    /// cannot fail and an upstream that can.
+    public func switchToLatest() -> Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    > {
+        Publishers.SwitchToLatest(upstream: map { $0.setFailureType(to: Failure.self) })
+    }
+}
+
+/// The subscription behind ``Publishers/SwitchToLatest``. Deliveries never overlap: a value that
+/// arrives while another thread delivers (an old inner publisher racing the new one) is queued and
+/// delivered by that thread.
+final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+    private struct State {
+        var downstream: Downstream?
+        var demand = Subscribers.Demand.none
+        var outer = UpstreamStatus.awaitingSubscription
+        var child: (any Subscription)?
+        var generation = 0
+        var childRunning = false
+        var pending = FIFO<Downstream.Input>()
+        var failure: Downstream.Failure?
+        var delivering = false
+    }
+
+    private let lock = Lock()
+    private var state = State()
+
+    var description: String { "SwitchToLatest" }
+
+    func start(downstream: Downstream) {
+        lock.withLock { state.downstream = downstream }
+        downstream.receive(subscription: self)
+    }
+
+    // MARK: Outer
+
+    func outerReceive(subscription: any Subscription) {
+        lock.lock()
+        guard state.downstream != nil, state.outer.accept(subscription) else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        lock.unlock()
+        subscription.request(.unlimited)
+    }
+
+    func outerReceive<P: Publisher>(_ publisher: P) where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
+        lock.lock()
+        guard state.downstream != nil, state.failure == nil else {
+            lock.unlock()
+            return
+        }
+        state.generation += 1
+        let generation = state.generation
+        let previous = state.child
+        state.child = nil
+        state.childRunning = true
+        lock.unlock()
+        previous?.cancel()
+        publisher.subscribe(Child(core: self, generation: generation))
+    }
+
+    func outerReceive(completion: Subscribers.Completion<Downstream.Failure>) {
+        lock.lock()
+        guard state.downstream != nil, !state.outer.isTerminal else {
+            lock.unlock()
+            return
+        }
+        state.outer = .terminal
+        if case .failure(let error) = completion, state.failure == nil {
+            state.failure = error
+        }
+        drainOrLeaveLocked()
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "SwitchToLatest: demand must be greater than zero (got \(demand))")
+        lock.lock()
+        guard state.downstream != nil else {
+            lock.unlock()
+            return
+        }
+        state.demand += demand
+        let child = state.child
+        drainOrLeaveLocked()
+        child?.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        let outer = state.outer.terminate()
+        let child = state.child
+        let released = state.downstream
+        state.downstream = nil
+        state.child = nil
+        state.pending.removeAll()
+        lock.unlock()
+        outer?.cancel()
+        child?.cancel()
+        _ = released
+    }
+
+    // MARK: Children
+
+    private func childReceive(subscription: any Subscription, generation: Int) {
+        lock.lock()
+        guard state.downstream != nil, generation == state.generation, state.child == nil, state.childRunning else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        state.child = subscription
+        let demand = state.demand
+        lock.unlock()
+        if demand > 0 {
+            subscription.request(demand)
+        }
+    }
+
+    private func childReceive(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
+        lock.lock()
+        guard let downstream = state.downstream, generation == state.generation else {
+            lock.unlock()
+            return .none
+        }
+        guard !state.delivering, state.demand > 0, state.pending.isEmpty else {
+            state.pending.append(input)
+            drainOrLeaveLocked()
+            return .none
+        }
+        state.delivering = true
+        state.demand -= 1
+        lock.unlock()
+        let more = downstream.receive(input)
+        lock.lock()
+        state.demand += more
+        drainLocked()
+        return more
+    }
+
+    private func childReceive(completion: Subscribers.Completion<Downstream.Failure>, generation: Int) {
+        lock.lock()
+        guard state.downstream != nil, generation == state.generation, state.childRunning else {
+            lock.unlock()
+            return
+        }
+        state.child = nil
+        state.childRunning = false
+        if case .failure(let error) = completion, state.failure == nil {
+            state.failure = error
+        }
+        drainOrLeaveLocked()
+    }
+
+    /// Drains unless another thread is delivering (it will see the change). Unlocks.
+    private func drainOrLeaveLocked() {
+        if state.delivering {
+            lock.unlock()
+            return
+        }
+        state.delivering = true
+        drainLocked()
+    }
+
+    /// Called with `lock` held and `delivering` set; unlocks.
+    private func drainLocked() {
+        var extra = Subscribers.Demand.none
+        while let downstream = state.downstream {
+            if let failure = state.failure {
+                finishLocked(downstream, .failure(failure))
+                return
+            }
+            if state.demand > 0, let value = state.pending.popFirst() {
+                state.demand -= 1
+                lock.unlock()
+                let more = downstream.receive(value)
+                lock.lock()
+                state.demand += more
+                extra += more
+                continue
+            }
+            if state.pending.isEmpty, state.outer.isTerminal, !state.childRunning {
+                finishLocked(downstream, .finished)
+                return
+            }
+            break
+        }
+        let child = state.child
+        state.delivering = false
+        lock.unlock()
+        // Demand returned for queued values goes to the current inner publisher.
+        if extra > 0 { child?.request(extra) }
+    }
+
+    private func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        let outer = state.outer.terminate()
+        let child = state.child
+        state.downstream = nil
+        state.child = nil
+        state.childRunning = false
+        state.pending.removeAll()
+        state.delivering = false
+        lock.unlock()
+        outer?.cancel()
+        child?.cancel()
+        downstream.receive(completion: completion)
+    }
+
+    private final class Child: Subscriber, CustomStringConvertible {
+        typealias Input = Downstream.Input
+        typealias Failure = Downstream.Failure
+
+        let core: SwitchCore
+        let generation: Int
+
+        init(core: SwitchCore, generation: Int) {
+            self.core = core
+            self.generation = generation
+        }
+
+        var description: String { "SwitchToLatest" }
+        func receive(subscription: any Subscription) { core.childReceive(subscription: subscription, generation: generation) }
+        func receive(_ input: Input) -> Subscribers.Demand { core.childReceive(input, generation: generation) }
+        func receive(completion: Subscribers.Completion<Failure>) {
+            core.childReceive(completion: completion, generation: generation)
+        }
+    }
+}
+
+private final class SwitchOuter<Downstream: Subscriber, P: Publisher>: Subscriber, CustomStringConvertible
+where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
+    typealias Input = P
+    typealias Failure = Downstream.Failure
+
+    let core: SwitchCore<Downstream>
+
+    init(core: SwitchCore<Downstream>) { self.core = core }
+
+    var description: String { "SwitchToLatest" }
+    func receive(subscription: any Subscription) { core.outerReceive(subscription: subscription) }
+    func receive(_ input: P) -> Subscribers.Demand {
+        core.outerReceive(input)
+        return .none
+    }
+    func receive(completion: Subscribers.Completion<Failure>) { core.outerReceive(completion: completion) }
+}

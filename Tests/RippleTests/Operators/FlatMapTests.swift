@@ -1,0 +1,100 @@
+import Ripple
+import Testing
+
+@Suite struct FlatMapTests {
+    @Test func mergesInnerPublishers() {
+        let recorder = Recorder(for: [1, 2].publisher.flatMap { [$0, $0 * 10].publisher })
+        #expect(recorder.events == [.subscription, .value(1), .value(10), .value(2), .value(20), .finished])
+    }
+
+    @Test func maxPublishersLimitsConcurrentInnersAndRefillsAsTheyFinish() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+        let recorder = Recorder(for: upstream.flatMap(maxPublishers: .max(2)) { inners[$0] })
+        #expect(upstream.subscription.requests == [.max(2)])
+        upstream.send(0)
+        upstream.send(1)
+        inners[0].send(10)
+        inners[1].send(11)
+        inners[0].send(completion: .finished)
+        // One inner finished: one more publisher is asked for.
+        #expect(upstream.subscription.requests == [.max(2), .max(1)])
+        upstream.send(2)
+        inners[2].send(12)
+        #expect(recorder.values == [10, 11, 12])
+    }
+
+    @Test func finishesWhenUpstreamAndEveryInnerHaveFinished() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inner = PassthroughSubject<Int, Never>()
+        let recorder = Recorder(for: upstream.flatMap { _ in inner })
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        #expect(!recorder.isCompleted)
+        inner.send(5)
+        inner.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(5), .finished])
+    }
+
+    @Test func innerFailureCancelsUpstreamAndOtherInners() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let inners = [ManualPublisher<Int, TestError>(), ManualPublisher<Int, TestError>()]
+        let recorder = Recorder(for: upstream.flatMap { inners[$0] })
+        upstream.send(0)
+        upstream.send(1)
+        inners[1].send(completion: .failure(TestError(id: 1)))
+        #expect(upstream.subscription.cancelled)
+        #expect(inners[0].subscription.cancelled)
+        #expect(recorder.events == [.subscription, .failure("TestError(1)")])
+    }
+
+    @Test func boundedDemandReachesInnersOneAtATime() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inner = ManualPublisher<Int, Never>()
+        let recorder = Recorder(for: upstream.flatMap { _ in inner }, demand: .max(2))
+        upstream.send(0)
+        #expect(inner.subscription.requests == [.max(1)])
+        #expect(inner.send(1) == .max(1))
+        #expect(inner.send(2) == .none)
+        #expect(recorder.values == [1, 2])
+    }
+
+    @Test func failureTypeOverloads() {
+        // Never upstream, failing inner.
+        let a = Recorder(for: Just(1).flatMap { _ in Fail<Int, TestError>(error: TestError(id: 3)) })
+        #expect(a.events == [.subscription, .failure("TestError(3)")])
+        // Failing upstream, Never inner.
+        let b = Recorder(for: [1].publisher.setFailureType(to: TestError.self).flatMap { Just($0 + 1) })
+        #expect(b.values == [2])
+        // Neither fails.
+        #expect(Recorder(for: Just(1).flatMap { Just($0 * 3) }).values == [3])
+    }
+
+    @Test func zeroDemandTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let recorder = Recorder(for: Just(1).flatMap { Just($0) }, demand: nil)
+            recorder.request(.none)
+        }
+    }
+
+    @Test func cancelCancelsEverything() {
+        let upstream = ManualPublisher<Int, Never>()
+        let inner = ManualPublisher<Int, Never>()
+        let recorder = Recorder(for: upstream.flatMap { _ in inner })
+        upstream.send(0)
+        recorder.cancel()
+        #expect(upstream.subscription.cancelled && inner.subscription.cancelled)
+    }
+
+    @Test func reentrantUpstreamSendFromTheDownstream() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>(onValue: { value in
+            if value == 1 { upstream.send(2) }
+            return .none
+        })
+        upstream.flatMap { Just($0) }.subscribe(recorder)
+        upstream.send(1)
+        upstream.send(3)
+        #expect(recorder.values == [1, 2, 3])
+    }
+}
