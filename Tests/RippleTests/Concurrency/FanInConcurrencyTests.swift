@@ -95,3 +95,46 @@ import Testing
         #expect(checker.completions.current == 1)
     }
 }
+
+@Suite struct FlatMapAndShareConcurrencyTests {
+    @Test func flatMapInnersSendingFromFourThreads() {
+        let inners = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+        let outer = PassthroughSubject<Int, Never>()
+        let checker = FanInConcurrencyTests.SerialChecker<Int>()
+        outer.flatMap { inners[$0] }.subscribe(checker)
+        for index in 0..<4 { outer.send(index) }
+        outer.send(completion: .finished)
+        let perThread = FanInConcurrencyTests.perThread
+        runConcurrently(threads: 4) { thread in
+            for value in 0..<perThread { inners[thread].send(thread * perThread + value) }
+            inners[thread].send(completion: .finished)
+        }
+        let values = checker.values.current
+        #expect(values.count == 4 * perThread)
+        #expect(Set(values).count == values.count)
+        #expect(checker.overlaps.current == 0)
+        #expect(checker.completions.current == 1)
+    }
+
+    @Test func shareWithSubscribersJoiningAndLeavingWhileTheUpstreamSends() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let shared = upstream.share()
+        let steady = FanInConcurrencyTests.SerialChecker<Int>()
+        shared.subscribe(steady)
+        let perThread = FanInConcurrencyTests.perThread
+        runConcurrently(threads: 3) { thread in
+            if thread == 0 {
+                for value in 0..<perThread { upstream.send(value) }
+                upstream.send(completion: .finished)
+            } else {
+                for _ in 0..<500 {
+                    let cancellable = shared.sink { _ in }
+                    cancellable.cancel()
+                }
+            }
+        }
+        #expect(steady.values.current == Array(0..<perThread))
+        #expect(steady.completions.current == 1)
+        #expect(steady.overlaps.current == 0)
+    }
+}
