@@ -1,0 +1,148 @@
+extension Publishers {
+    /// A strategy for collecting received elements.
+    public enum TimeGroupingStrategy<Context: Scheduler> {
+        /// A grouping that collects and periodically publishes items.
+        case byTime(Context, Context.SchedulerTimeType.Stride)
+        /// A grouping that collects and publishes items periodically or when a buffer reaches a
+        /// maximum size.
+        case byTimeOrCount(Context, Context.SchedulerTimeType.Stride, Int)
+    }
+
+    /// A publisher that buffers and periodically publishes its items.
+    ///
+    /// Upstream demand is `.unlimited`. Every `stride` (a repeating schedule started at
+    /// subscription) the elements gathered so far are published as one array, if there are any and
+    /// the downstream has demand (otherwise they keep gathering). With `.byTimeOrCount`, a group is
+    /// also published as soon as it reaches the count, and the clock restarts. On finish the last
+    /// group is published before `.finished`; a failure drops it.
+    public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
+        public typealias Output = [Upstream.Output]
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The strategy with which to collect and publish elements.
+        public let strategy: Publishers.TimeGroupingStrategy<Context>
+        /// Scheduler options to use for the strategy.
+        public let options: Context.SchedulerOptions?
+
+        public init(upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+            if case .byTimeOrCount(_, _, let count) = strategy {
+                precondition(count > 0, "collect(.byTimeOrCount): count must be greater than zero (got \(count))")
+            }
+            self.upstream = upstream
+            self.strategy = strategy
+            self.options = options
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(CollectByTimeInner(downstream: subscriber, strategy: strategy, options: options))
+        }
+    }
+}
+
+extension Publisher {
+    /// Collects elements by a given time-grouping strategy, and emits a single array of the
+    /// collection.
+    ///
+    /// ```swift
+    /// let cancellable = clicks
+    ///     .collect(.byTime(DispatchQueue.main, .seconds(1)))
+    ///     .sink { print("\($0.count) clicks this second") }
+    /// ```
+    public func collect<S: Scheduler>(
+        _ strategy: Publishers.TimeGroupingStrategy<S>, options: S.SchedulerOptions? = nil
+    ) -> Publishers.CollectByTime<Self, S> {
+        Publishers.CollectByTime(upstream: self, strategy: strategy, options: options)
+    }
+}
+
+private struct CollectByTimeState<Element> {
+    var group: [Element] = []
+    var clock: (any Cancellable)?
+}
+
+private final class CollectByTimeInner<Downstream: Subscriber, Element, Context: Scheduler>:
+    TimedInner<Downstream, Context, CollectByTimeState<Element>>, Subscriber
+where Downstream.Input == [Element] {
+    typealias Input = Element
+    typealias Failure = Downstream.Failure
+
+    private let stride: Context.SchedulerTimeType.Stride
+    private let count: Int?
+
+    init(downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+        let scheduler: Context
+        switch strategy {
+        case .byTime(let context, let stride):
+            (scheduler, self.stride, count) = (context, stride, nil)
+        case .byTimeOrCount(let context, let stride, let count):
+            (scheduler, self.stride, self.count) = (context, stride, count)
+        }
+        super.init(downstream: downstream, scheduler: scheduler, options: options, extra: CollectByTimeState(), name: "CollectByTime")
+    }
+
+    func receive(subscription: any Subscription) {
+        if accept(subscription) { startClock() }
+    }
+
+    private func startClock() {
+        let clock = scheduler.schedule(
+            after: scheduler.now.advanced(by: stride), interval: stride, tolerance: scheduler.minimumTolerance,
+            options: options
+        ) { [weak self] in self?.publishGroup() }
+        let previous = lock.withLock { () -> (any Cancellable)? in
+            defer { state.extra.clock = clock }
+            return state.extra.clock
+        }
+        previous?.cancel()
+    }
+
+    /// Publishes the gathered elements if there are any and the downstream has demand.
+    private func publishGroup() {
+        let group = lock.withLock { () -> [Element]? in
+            guard state.downstream != nil, !state.extra.group.isEmpty, state.demand > 0 else { return nil }
+            defer { state.extra.group = [] }
+            return state.extra.group
+        }
+        if let group { deliver(group) }
+    }
+
+    func receive(_ input: Element) -> Subscribers.Demand {
+        let full = lock.withLock { () -> Bool in
+            guard state.downstream != nil else { return false }
+            state.extra.group.append(input)
+            return count.map { state.extra.group.count >= $0 } ?? false
+        }
+        if full {
+            scheduler.schedule(options: options) { [self] in publishGroup() }
+            startClock()
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let (group, clock) = lock.withLock { () -> ([Element], (any Cancellable)?) in
+            state.upstream = .terminal
+            defer {
+                state.extra.group = []
+                state.extra.clock = nil
+            }
+            return (state.extra.group, state.extra.clock)
+        }
+        clock?.cancel()
+        scheduler.schedule(options: options) { [self] in
+            if case .finished = completion, !group.isEmpty { deliver(group) }
+            complete(completion)
+        }
+    }
+
+    override func cancel() {
+        let clock = lock.withLock { () -> (any Cancellable)? in
+            defer { state.extra.clock = nil }
+            return state.extra.clock
+        }
+        clock?.cancel()
+        super.cancel()
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Ripple
+import RippleTesting
+import Testing
+
+@Suite struct TestSchedulerTests {
+    @Test func nothingRunsUntilTheClockMoves() {
+        let scheduler = TestScheduler()
+        let ran = Locked<[String]>([])
+        scheduler.schedule { ran.withLock { $0.append("now") } }
+        scheduler.schedule(after: .milliseconds(10)) { ran.withLock { $0.append("10ms") } }
+        #expect(ran.current.isEmpty)
+        #expect(scheduler.pendingActionCount == 2)
+        scheduler.advance()
+        #expect(ran.current == ["now"])
+        scheduler.advance(by: .milliseconds(9))
+        #expect(ran.current == ["now"])
+        scheduler.advance(by: .milliseconds(1))
+        #expect(ran.current == ["now", "10ms"])
+        #expect(scheduler.now == .milliseconds(10))
+    }
+
+    @Test func actionsRunInTimeOrderThenSchedulingOrderWithTheClockAtTheirInstant() {
+        let scheduler = TestScheduler()
+        let ran = Locked<[String]>([])
+        scheduler.schedule(after: .milliseconds(20)) { ran.withLock { $0.append("b@\(scheduler.now)") } }
+        scheduler.schedule(after: .milliseconds(10)) { ran.withLock { $0.append("a@\(scheduler.now)") } }
+        scheduler.schedule(after: .milliseconds(20)) { ran.withLock { $0.append("c@\(scheduler.now)") } }
+        scheduler.advance(by: .seconds(1))
+        #expect(ran.current == ["a@10ms", "b@20ms", "c@20ms"])
+        #expect(scheduler.now == .seconds(1))
+    }
+
+    @Test func anActionSchedulingAnotherWithinTheAdvanceRunsIt() {
+        let scheduler = TestScheduler()
+        let ran = Locked(0)
+        scheduler.schedule(after: .milliseconds(5)) {
+            scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(5))) { ran.withLock { $0 += 1 } }
+        }
+        scheduler.advance(by: .milliseconds(10))
+        #expect(ran.current == 1)
+    }
+
+    @Test func repeatingActionsAndCancellation() {
+        let scheduler = TestScheduler()
+        let ticks = Locked<[TestScheduler.SchedulerTimeType]>([])
+        let timer = scheduler.schedule(after: .milliseconds(10), interval: .milliseconds(10)) {
+            ticks.withLock { $0.append(scheduler.now) }
+        }
+        scheduler.advance(by: .milliseconds(35))
+        #expect(ticks.current == [.milliseconds(10), .milliseconds(20), .milliseconds(30)])
+        timer.cancel()
+        scheduler.advance(by: .seconds(1))
+        #expect(ticks.current.count == 3)
+        #expect(scheduler.pendingActionCount == 0)
+    }
+
+    @Test func runStopsWhenNothingIsLeft() {
+        let scheduler = TestScheduler()
+        let ran = Locked(0)
+        scheduler.schedule(after: .seconds(100)) { ran.withLock { $0 += 1 } }
+        scheduler.run()
+        #expect(ran.current == 1)
+        #expect(scheduler.now == .seconds(100))
+    }
+
+    @Test func strideConversions() {
+        typealias Stride = TestScheduler.SchedulerTimeType.Stride
+        #expect(Stride.seconds(1) == .milliseconds(1_000))
+        #expect(Stride.seconds(0.5) == .microseconds(500_000))
+        #expect(Stride.nanoseconds(7).magnitude == 7)
+        #expect(Stride(integerLiteral: 2) == .seconds(2))
+        #expect(Stride.milliseconds(1500).description == "1500ms")
+    }
+
+    @Test func backwardsAdvanceTraps() async {
+        await #expect(processExitsWith: .failure) {
+            TestScheduler().advance(by: .milliseconds(-1))
+        }
+    }
+}
+
+@Suite struct ImmediateSchedulerTests {
+    @Test func runsEverythingAtOnce() {
+        let scheduler = ImmediateScheduler.shared
+        var ran: [Int] = []
+        scheduler.schedule { ran.append(1) }
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(10))) { ran.append(2) }
+        _ = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { ran.append(3) }
+        #expect(ran == [1, 2, 3])
+    }
+
+    @Test func receiveOnImmediateIsSynchronous() {
+        let recorder = Recorder(for: [1, 2].publisher.receive(on: ImmediateScheduler.shared))
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+    }
+}
+
+@Suite struct DispatchQueueSchedulerTests {
+    @Test func schedulesOnTheQueueAndConvertsStrides() async {
+        typealias Stride = DispatchQueue.SchedulerTimeType.Stride
+        #expect(Stride.seconds(1).magnitude == 1_000_000_000)
+        #expect(Stride.milliseconds(2).magnitude == 2_000_000)
+        #expect(Stride.seconds(0.25).magnitude == 250_000_000)
+        let queue = DispatchQueue(label: "ripple.test")
+        let start = queue.now
+        #expect(start.distance(to: start.advanced(by: .milliseconds(5))) == .milliseconds(5))
+        let values = Locked<[Int]>([])
+        let cancellable = [1, 2, 3].publisher.receive(on: queue).sink { value in values.withLock { $0.append(value) } }
+        #expect(await eventually { values.current == [1, 2, 3] })
+        cancellable.cancel()
+    }
+
+    @Test func repeatingScheduleCanBeCancelled() async {
+        let queue = DispatchQueue(label: "ripple.timer")
+        let ticks = Locked(0)
+        let timer = queue.schedule(after: queue.now, interval: .milliseconds(5)) { ticks.withLock { $0 += 1 } }
+        #expect(await eventually { ticks.current >= 2 })
+        timer.cancel()
+        let stopped = ticks.current
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        #expect(ticks.current <= stopped + 1)
+    }
+}

@@ -1,0 +1,48 @@
+import Ripple
+import RippleTesting
+import Testing
+
+@Suite struct TimeoutTests {
+    @Test func finishesWhenNothingArrivesInTime() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler)
+        upstream.timeout(.milliseconds(100), scheduler: scheduler).subscribe(recorder)
+        scheduler.advance(by: .milliseconds(60))
+        upstream.send(1)  // restarts the clock
+        scheduler.advance(by: .milliseconds(60))
+        #expect(!upstream.subscription.cancelled)
+        scheduler.advance(by: .milliseconds(40))
+        #expect(upstream.subscription.cancelled)
+        #expect(recorder.events == [.subscription, .value(1), .finished])
+        #expect(recorder.completionTime == 160)
+    }
+
+    @Test func customErrorFails() {
+        let scheduler = TestScheduler()
+        let recorder = TimedRecorder<Int, TestError>(scheduler)
+        PassthroughSubject<Int, TestError>()
+            .timeout(.seconds(1), scheduler: scheduler, customError: { TestError(id: 408) })
+            .subscribe(recorder)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.events == [.subscription, .failure("TestError(408)")])
+    }
+
+    @Test func upstreamCompletionWinsBeforeTheDeadline() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler)
+        subject.timeout(.milliseconds(100), scheduler: scheduler).subscribe(recorder)
+        subject.send(completion: .finished)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.events == [.subscription, .finished])
+        #expect(recorder.completionTime == 0)
+    }
+
+    @Test func requestsPassThrough() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        _ = Recorder(for: upstream.timeout(.seconds(1), scheduler: scheduler), demand: .max(3))
+        #expect(upstream.subscription.requests == [.max(3)])
+    }
+}
