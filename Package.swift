@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleObservation", targets: ["RippleObservation"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
+        .library(name: "RippleFoundation", targets: ["RippleFoundation"]),
         .executable(name: "Playground", targets: ["Playground"]),
     ],
     targets: [
@@ -16,11 +17,15 @@ let package = Package(
         .target(name: "Ripple"),
         // Bridges to the toolchain's Observation module, kept out of the core.
         .target(name: "RippleObservation", dependencies: ["Ripple"]),
+        // Combine's Foundation-side API: notification and timer publishers, JSON coders, RunLoop
+        // and OperationQueue schedulers. Re-exports Ripple.
+        .target(name: "RippleFoundation", dependencies: ["Ripple"]),
         // Tools for users' tests: a virtual-time scheduler (Foundation is fine here).
         .target(name: "RippleTesting", dependencies: ["Ripple"]),
         .executableTarget(name: "Playground", dependencies: ["Ripple", "RippleObservation"], path: "Playground"),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
         .testTarget(name: "RippleObservationTests", dependencies: ["Ripple", "RippleObservation"]),
+        .testTarget(name: "RippleFoundationTests", dependencies: ["RippleFoundation", "RippleTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

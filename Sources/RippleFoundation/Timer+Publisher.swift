@@ -1,0 +1,64 @@
+extension Timer {
+    /// Returns a publisher that repeatedly emits the current date on the given interval.
+    ///
+    /// ```swift
+    /// let cancellable = Timer.publish(every: 1, on: .main, in: .common)
+    ///     .autoconnect()
+    ///     .sink { print($0) }
+    /// ```
+    ///
+    /// The timer runs on `runLoop` (which must be running), from ``TimerPublisher/connect()``
+    /// until the returned cancellable is cancelled. Ticks reach the subscribers that have demand.
+    public static func publish(
+        every interval: TimeInterval, tolerance: TimeInterval? = nil, on runLoop: RunLoop, in mode: RunLoop.Mode,
+        options: RunLoop.SchedulerOptions? = nil
+    ) -> Timer.TimerPublisher {
+        TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+    }
+
+    /// A connectable publisher that repeatedly emits the current date on a given interval.
+    public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
+        public typealias Output = Date
+        public typealias Failure = Never
+
+        public let interval: TimeInterval
+        public let tolerance: TimeInterval?
+        public let runLoop: RunLoop
+        public let mode: RunLoop.Mode
+        public let options: RunLoop.SchedulerOptions?
+
+        private let subject = PassthroughSubject<Date, Never>()
+
+        /// Creates a publisher that repeatedly emits the current date on the given interval.
+        public init(
+            interval: TimeInterval, tolerance: TimeInterval? = nil, runLoop: RunLoop, mode: RunLoop.Mode,
+            options: RunLoop.SchedulerOptions? = nil
+        ) {
+            precondition(interval > 0, "Timer.publish: the interval must be positive (got \(interval))")
+            self.interval = interval
+            self.tolerance = tolerance
+            self.runLoop = runLoop
+            self.mode = mode
+            self.options = options
+        }
+
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
+            subject.subscribe(subscriber)
+        }
+
+        /// Starts the timer; cancel the result to stop it.
+        public func connect() -> any Cancellable {
+            let subject = self.subject
+            let timer = Timer(timeInterval: interval, repeats: true) { _ in subject.send(Date()) }
+            if let tolerance { timer.tolerance = tolerance }
+            runLoop.add(timer, forMode: mode)
+            let box = TimerBox(timer: timer)
+            return AnyCancellable { box.timer.invalidate() }
+        }
+    }
+}
+
+/// Lets the connection's cancellable (which must be `Sendable`) invalidate the timer.
+private struct TimerBox: @unchecked Sendable {
+    let timer: Timer
+}
