@@ -6,6 +6,7 @@ let chapters: [Chapter] = [
     CallbacksChapter(),
     ObservableObjectChapter(),
     PushVsPullChapter(),
+    SearchAsYouTypeChapter(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
