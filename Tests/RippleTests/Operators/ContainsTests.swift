@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func equatable() {
-        #expect(Just(1).contains(1) == Just(1).contains(1))
-        #expect(Just(1).contains(1) != Just(1).contains(2))
+        #expect(Publishers.Contains(upstream: Just(1), output: 1) == Publishers.Contains(upstream: Just(1), output: 1))
+        #expect(Publishers.Contains(upstream: Just(1), output: 1) != Publishers.Contains(upstream: Just(1), output: 2))
     }
 }

@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func equatable() {
-        #expect(Just(1).count() == Just(1).count())
-        #expect(Just(1).count() != Just(2).count())
+        #expect(Publishers.Count(upstream: Just(1)) == Publishers.Count(upstream: Just(1)))
+        #expect(Publishers.Count(upstream: Just(1)) != Publishers.Count(upstream: Just(2)))
     }
 }

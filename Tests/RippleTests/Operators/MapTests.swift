@@ -31,15 +31,23 @@ import Testing
     }
 
     // Rule 25
+    // Generic, so the Sequence publisher's own eager `map` does not apply.
+    func mapTwice<P: Publisher>(_ upstream: P) -> Publishers.Map<P, String> where P.Output == Int {
+        upstream.map { $0 + 1 }.map { "\($0)" }
+    }
+
     @Test func mapMapFusesIntoOneMap() {
         let upstream = [1, 2].publisher
-        let fused: Publishers.Map<Publishers.Sequence<[Int], Never>, String> = upstream.map { $0 + 1 }.map { "\($0)" }
+        let fused = mapTwice(upstream)
         #expect(fused.upstream == upstream)
         #expect(Recorder(for: fused).values == ["2", "3"])
     }
 
+    func mapThenTryMap<P: Publisher>(_ upstream: P) -> Publishers.TryMap<P, Int> where P.Output == Int {
+        upstream.map { $0 }.tryMap { $0 * 2 }
+    }
+
     @Test func mapTryMapFusesIntoOneTryMap() {
-        let fused: Publishers.TryMap<Publishers.Sequence<[Int], Never>, Int> = [1].publisher.map { $0 }.tryMap { $0 * 2 }
-        #expect(Recorder(for: fused).values == [2])
+        #expect(Recorder(for: mapThenTryMap([1].publisher)).values == [2])
     }
 }

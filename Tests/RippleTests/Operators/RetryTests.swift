@@ -57,7 +57,7 @@ import Testing
 
     @Test func negativeRetriesTrap() async {
         await #expect(processExitsWith: .failure) {
-            _ = Just(1).retry(-1)
+            _ = Fail<Int, TestError>(error: TestError()).retry(-1)
         }
     }
 }
