@@ -65,6 +65,23 @@ public enum Floor {
                 let closures: [(Int) -> Void] = (0..<100).map { _ in { counter.total &+= $0 } }
                 return .loop { n in for i in 0..<n { for closure in closures { closure(i) } } }
             },
+            Scenario("merge fan-in, 2 subjects (per send)", library: "floor") {
+                let counter = Sink()
+                let closure: (Int) -> Void = { counter.total &+= $0 }
+                let sources: [(Int) -> Void] = [closure, closure]
+                return .loop { n in for i in 0..<n { sources[i & 1](i) } }
+            },
+            Scenario("combineLatest fan-in, 2 subjects (per send)", library: "floor") {
+                let counter = Sink()
+                let closure: ((Int, Int)) -> Void = { counter.total &+= $0.0 &+ $0.1 }
+                return .loop { n in
+                    var latest = (0, 0)
+                    for i in 0..<n {
+                        if i & 1 == 0 { latest.0 = i } else { latest.1 = i }
+                        closure(latest)
+                    }
+                }
+            },
             Scenario("heap per live sink", library: "floor") {
                 .heap { n in
                     final class Holder {

@@ -116,6 +116,49 @@ public enum Suite {
             }
         }
 
+        // MARK: Fan-in
+        add("zip, 2 subjects (per pair)") {
+            let counter = Sink()
+            let a = PassthroughSubject<Int, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            let token = a.zip(b).sink { counter.total &+= $0.0 &+ $0.1 }
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n {
+                        a.send(i)
+                        b.send(i)
+                    }
+                }
+            }
+        }
+        #if !OPENCOMBINE
+        // OpenCombine 0.14 has neither merge nor combineLatest: Ripple and the floor only.
+        add("merge fan-in, 2 subjects (per send)") {
+            let counter = Sink()
+            let a = PassthroughSubject<Int, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            let token = a.merge(with: b).sink { counter.total &+= $0 }
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { (i & 1 == 0 ? a : b).send(i) }
+                }
+            }
+        }
+        add("combineLatest fan-in, 2 subjects (per send)") {
+            let counter = Sink()
+            let a = PassthroughSubject<Int, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            let token = a.combineLatest(b).sink { counter.total &+= $0.0 &+ $0.1 }
+            a.send(0)
+            b.send(0)
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { (i & 1 == 0 ? a : b).send(i) }
+                }
+            }
+        }
+        #endif
+
         // MARK: ObservableObject and @Published
         add("@Published set, objectWillChange sink") {
             let counter = Sink()

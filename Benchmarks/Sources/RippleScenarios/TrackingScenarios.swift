@@ -44,6 +44,43 @@ public enum TrackingSuite {
                     }
                 }
             },
+            Scenario("push-vs-pull adapter, 100 dependents, 1,000 mutations (per mutation)", library: "Ripple",
+                operationsPerIteration: 1_000) {
+                let counter = Sink()
+                return .loop { n in
+                    for _ in 0..<n {
+                        // A fresh comparison per iteration: 100 dependents, each reading one of ten
+                        // properties; 1,000 mutations cycling through the properties.
+                        let model = Model10()
+                        let reads: [() -> Int] = [
+                            { model.p0 }, { model.p1 }, { model.p2 }, { model.p3 }, { model.p4 },
+                            { model.p5 }, { model.p6 }, { model.p7 }, { model.p8 }, { model.p9 },
+                        ]
+                        let comparison = PushPullComparison()
+                        for index in 0..<100 {
+                            let read = reads[index % 10]
+                            comparison.dependent("d\(index)") { counter.total &+= read() }
+                        }
+                        for i in 0..<1_000 {
+                            comparison.mutate("m") {
+                                switch i % 10 {
+                                case 0: model.p0 = i
+                                case 1: model.p1 = i
+                                case 2: model.p2 = i
+                                case 3: model.p3 = i
+                                case 4: model.p4 = i
+                                case 5: model.p5 = i
+                                case 6: model.p6 = i
+                                case 7: model.p7 = i
+                                case 8: model.p8 = i
+                                default: model.p9 = i
+                                }
+                            }
+                        }
+                        counter.total &+= comparison.report.entries.count
+                    }
+                }
+            },
             Scenario("observe {} re-run, 1 prop", library: "Ripple") {
                 let counter = Sink()
                 let model = Model()

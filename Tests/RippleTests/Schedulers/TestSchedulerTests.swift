@@ -122,3 +122,22 @@ import Testing
         #expect(ticks.current <= stopped + 1)
     }
 }
+
+/// The README's "Testing time without sleeping" example, verbatim apart from the assertion.
+@Suite struct ReadmeTestSchedulerExampleTests {
+    @Test func debounceExample() {
+        let scheduler = TestScheduler()
+        let queries = PassthroughSubject<String, Never>()
+        let seen = Locked<[String]>([])
+        let cancellable = queries
+            .debounce(for: .milliseconds(300), scheduler: scheduler)
+            .sink { value in seen.withLock { $0.append("\(value) at \(scheduler.now)") } }
+
+        queries.send("r")
+        scheduler.advance(by: .milliseconds(100))
+        queries.send("ri")
+        scheduler.advance(by: .milliseconds(300))
+        #expect(seen.current == ["ri at 400ms"])
+        cancellable.cancel()
+    }
+}
