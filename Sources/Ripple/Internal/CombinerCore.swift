@@ -1,3 +1,34 @@
+/// How a ``CombinerCore`` pairs values.
+@usableFromInline
+enum CombinerMode {
+    case latest
+    case zip
+}
+
+/// What ``CombinerCore`` decides under its lock, free of generic types (fixed offsets even in
+/// unspecialized code).
+@usableFromInline
+struct CombinerState {
+    /// `true` once the downstream is gone (cancelled or completed).
+    @usableFromInline var terminated = false
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var subscriptions: [(any Subscription)?]
+    /// Values held per child: 0 or 1 for combineLatest, the queue length for zip.
+    @usableFromInline var counts: [Int]
+    @usableFromInline var finished: [Bool]
+    @usableFromInline var finishedCount = 0
+    /// combineLatest: a value arrived beyond the demand; the newest tuple is due on the next request.
+    @usableFromInline var fresh = false
+    @usableFromInline var delivering = false
+
+    @inlinable
+    init(count: Int) {
+        subscriptions = Array(repeating: nil, count: count)
+        counts = Array(repeating: 0, count: count)
+        finished = Array(repeating: false, count: count)
+    }
+}
+
 /// The subscription behind `combineLatest` and `zip`: a fixed number of typed upstreams whose
 /// values are combined into tuples for one downstream.
 ///
@@ -17,66 +48,62 @@
 ///   (after a delivery in progress).
 /// - Deliveries never overlap: a value arriving while another thread delivers is stored, and that
 ///   thread delivers the resulting tuple before it leaves.
+///
+/// Inlinable, so it is specialized for the concrete downstream where it is subscribed.
+@usableFromInline
 final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConvertible {
-    enum Mode {
-        case latest
-        case zip
-    }
+    @usableFromInline typealias Mode = CombinerMode
 
-    private struct State {
-        var downstream: Downstream?
-        var demand = Subscribers.Demand.none
-        var subscriptions: [(any Subscription)?]
-        /// Values held per child: 0 or 1 for combineLatest, the queue length for zip.
-        var counts: [Int]
-        var finished: [Bool]
-        var finishedCount = 0
-        /// combineLatest: tuples built when their value arrived, while demand allowed (so that every
-        /// value yields its own tuple, even when another thread is delivering).
-        var queued = FIFO<Downstream.Input>()
-        /// combineLatest: a value arrived beyond the demand; the newest tuple is due on the next request.
-        var fresh = false
-        var failure: Downstream.Failure?
-        var delivering = false
-        /// Builds the next tuple; `nil` once terminated, which also breaks the core ↔ children cycle.
-        var take: (() -> Downstream.Input)?
-    }
 
-    private let lock = Lock()
-    private var state: State
-    private let mode: Mode
-    private let name: String
 
+    @usableFromInline let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) var state: CombinerState
+    @usableFromInline let mode: Mode
+    @usableFromInline let name: String
+    /// Guarded by `lock`; `nil` once terminated.
+    @usableFromInline @exclusivity(unchecked) var subscriber: Downstream?
+    /// combineLatest: tuples built when their value arrived, while demand allowed (so that every
+    /// value yields its own tuple, even when another thread is delivering). Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var queued = FIFO<Downstream.Input>()
+    /// The first failure. Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var failure: Downstream.Failure?
+    /// Builds the next tuple; `nil` once terminated, which also breaks the core ↔ children cycle.
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var take: (() -> Downstream.Input)?
+
+    @inlinable
     init(downstream: Downstream, count: Int, mode: Mode, name: String) {
-        state = State(
-            downstream: downstream, subscriptions: Array(repeating: nil, count: count),
-            counts: Array(repeating: 0, count: count), finished: Array(repeating: false, count: count))
+        state = CombinerState(count: count)
+        subscriber = downstream
         self.mode = mode
         self.name = name
     }
 
-    var description: String { name }
+    @usableFromInline var description: String { name }
 
     /// Sets how tuples are built (reading the children created for this core), sends this
     /// subscription downstream; the caller then subscribes each child.
+    @inlinable
     func start(take: @escaping () -> Downstream.Input) {
-        lock.withLock { state.take = take }
-        let downstream = lock.withLock { state.downstream }
+        lock.withLock { self.take = take }
+        let downstream = lock.withLock { subscriber }
         downstream?.receive(subscription: self)
     }
 
+    @inlinable
     func subscribe<P: Publisher>(_ publisher: P, child: CombinerChild<Downstream, P.Output, P.Failure>)
     where P.Failure == Downstream.Failure {
-        guard lock.withLock({ state.downstream != nil }) else { return }
+        guard lock.withLock({ !state.terminated }) else { return }
         publisher.subscribe(child)
     }
 
     // MARK: Downstream side
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         lock.lock()
-        guard state.downstream != nil else {
+        guard !state.terminated else {
             lock.unlock()
             return
         }
@@ -93,13 +120,15 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         }
     }
 
+    @inlinable
     func cancel() {
         lock.lock()
         let subscriptions = state.subscriptions
-        let released = (state.downstream, state.take)
-        state.downstream = nil
-        state.take = nil
-        state.queued.removeAll()
+        let released = (subscriber, take)
+        subscriber = nil
+        take = nil
+        state.terminated = true
+        queued.removeAll()
         state.subscriptions = state.subscriptions.map { _ in nil }
         lock.unlock()
         for subscription in subscriptions {
@@ -110,9 +139,10 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
 
     // MARK: Children
 
-    fileprivate func childReceive(subscription: any Subscription, index: Int) {
+    @inlinable
+    func childReceive(subscription: any Subscription, index: Int) {
         lock.lock()
-        guard state.downstream != nil, state.subscriptions[index] == nil, !state.finished[index] else {
+        guard !state.terminated, state.subscriptions[index] == nil, !state.finished[index] else {
             lock.unlock()
             subscription.cancel()
             return
@@ -126,9 +156,10 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
     }
 
     /// `store` puts the value into the child's storage; it runs under the lock.
-    fileprivate func childReceive(index: Int, store: () -> Void) -> Subscribers.Demand {
+    @inlinable
+    func childReceive(index: Int, store: () -> Void) -> Subscribers.Demand {
         lock.lock()
-        guard state.downstream != nil else {
+        guard !state.terminated else {
             lock.unlock()
             return .none
         }
@@ -141,8 +172,8 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
             if state.counts.contains(0) {
                 // A first value that still cannot make a tuple gives its demand back.
                 replace = wasEmpty && state.demand != .unlimited
-            } else if let take = state.take, state.demand == .unlimited || state.demand > state.queued.count {
-                state.queued.append(take())
+            } else if let take, state.demand == .unlimited || state.demand > queued.count {
+                queued.append(take())
                 state.fresh = false
             } else {
                 state.fresh = true
@@ -159,17 +190,18 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         return replace ? .max(1) : .none
     }
 
-    fileprivate func childReceive(completion: Subscribers.Completion<Downstream.Failure>, index: Int) {
+    @inlinable
+    func childReceive(completion: Subscribers.Completion<Downstream.Failure>, index: Int) {
         lock.lock()
-        guard state.downstream != nil, !state.finished[index] else {
+        guard !state.terminated, !state.finished[index] else {
             lock.unlock()
             return
         }
         state.finished[index] = true
         state.finishedCount += 1
         state.subscriptions[index] = nil
-        if case .failure(let error) = completion, state.failure == nil {
-            state.failure = error
+        if case .failure(let error) = completion, failure == nil {
+            failure = error
         }
         if state.delivering {
             lock.unlock()
@@ -179,11 +211,12 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         drainLocked()
     }
 
-    private var isDone: Bool {
+    @inlinable
+    var isDone: Bool {
         switch mode {
         case .latest:
             // Done when every child finished and no unsent tuple waits for demand.
-            return state.finishedCount == state.counts.count && state.queued.isEmpty
+            return state.finishedCount == state.counts.count && queued.isEmpty
                 && !(state.fresh && !state.counts.contains(0))
         case .zip:
             // Done when a finished child has nothing left to pair.
@@ -193,14 +226,15 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
 
     /// Delivers tuples while there is demand and every child has a value, then a due completion.
     /// Called with `lock` held and `delivering` set; unlocks.
-    private func drainLocked() {
+    @inlinable
+    func drainLocked() {
         while true {
-            guard let downstream = state.downstream, let take = state.take else {
+            guard let downstream = subscriber, let take else {
                 state.delivering = false
                 lock.unlock()
                 return
             }
-            if let failure = state.failure {
+            if let failure {
                 finishLocked(downstream, .failure(failure))
                 return
             }
@@ -208,8 +242,8 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
             if state.demand > 0 {
                 switch mode {
                 case .latest:
-                    if let queued = state.queued.popFirst() {
-                        next = queued
+                    if let tuple = queued.popFirst() {
+                        next = tuple
                     } else if state.fresh, !state.counts.contains(0) {
                         next = take()
                         state.fresh = false
@@ -246,55 +280,65 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
     }
 
     /// Ends the stream: cancels the children still running and completes. Unlocks.
-    private func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
+    @inlinable
+    func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
         let subscriptions = state.subscriptions
-        let take = state.take
-        state.downstream = nil
-        state.take = nil
-        state.queued.removeAll()
+        let released = take
+        subscriber = nil
+        take = nil
+        state.terminated = true
+        queued.removeAll()
         state.subscriptions = state.subscriptions.map { _ in nil }
         state.delivering = false
         lock.unlock()
         for subscription in subscriptions {
             subscription?.cancel()
         }
-        _ = take
+        _ = released
         downstream.receive(completion: completion)
     }
 }
 
 /// One upstream of a ``CombinerCore``, with its own typed storage (guarded by the core's lock).
+@usableFromInline
 final class CombinerChild<Downstream: Subscriber, Input, Failure: Error>: Subscriber, CustomStringConvertible
 where Failure == Downstream.Failure {
-    private let core: CombinerCore<Downstream>
-    private let index: Int
-    private let keepsAll: Bool
-    private var latest: Input?
-    private var queue = FIFO<Input>()
+    @usableFromInline let core: CombinerCore<Downstream>
+    @usableFromInline let index: Int
+    @usableFromInline let keepsAll: Bool
+    /// Guarded by the core's lock.
+    @usableFromInline @exclusivity(unchecked) var latest: Input?
+    /// Guarded by the core's lock.
+    @usableFromInline @exclusivity(unchecked) var queue = FIFO<Input>()
 
+    @inlinable
     init(core: CombinerCore<Downstream>, index: Int, mode: CombinerCore<Downstream>.Mode) {
         self.core = core
         self.index = index
         keepsAll = mode == .zip
     }
 
-    var description: String { core.description }
+    @usableFromInline var description: String { core.description }
 
     /// The value for the next tuple. Called by the core under its lock, only when one is held.
+    @inlinable
     func take() -> Input {
         keepsAll ? queue.popFirst()! : latest!
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         core.childReceive(subscription: subscription, index: index)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         core.childReceive(index: index) {
             if keepsAll { queue.append(input) } else { latest = input }
         }
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         core.childReceive(completion: completion, index: index)
     }

@@ -1,16 +1,24 @@
 /// A first-in, first-out queue: an array with a moving head, compacted when half of it is spent.
 /// Amortized O(1) push and pop; no allocation while it stays within its capacity.
+@usableFromInline
 struct FIFO<Element> {
-    private var storage: [Element] = []
-    private var head = 0
+    @usableFromInline var storage: [Element] = []
+    @usableFromInline var head = 0
 
+    @inlinable
+    init() {}
+
+    @inlinable
     var isEmpty: Bool { head == storage.count }
+    @inlinable
     var count: Int { storage.count - head }
 
+    @inlinable
     mutating func append(_ element: Element) {
         storage.append(element)
     }
 
+    @inlinable
     mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]
@@ -25,6 +33,7 @@ struct FIFO<Element> {
         return element
     }
 
+    @inlinable
     mutating func removeAll() {
         storage.removeAll()
         head = 0

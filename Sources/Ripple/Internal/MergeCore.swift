@@ -1,3 +1,43 @@
+/// One upstream of a ``MergeCore`` .
+@usableFromInline
+struct MergeChildState {
+    @usableFromInline var subscription: (any Subscription)?
+    /// Has an outstanding request (`.max(1)`, or `.unlimited`).
+    @usableFromInline var requested = false
+    /// Was asked for `.unlimited`: never needs asking again.
+    @usableFromInline var unlimited = false
+    @usableFromInline var finished = false
+    @usableFromInline var generation = 0
+
+    @inlinable
+    init(generation: Int = 0) { self.generation = generation }
+}
+
+/// What ``MergeCore`` decides under its lock. Kept free of generic types, so that even
+/// unspecialized code reads it at fixed offsets.
+@usableFromInline
+struct MergeState {
+    /// `true` once the downstream is gone (cancelled or completed).
+    @usableFromInline var terminated = false
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var children: [MergeChildState]
+    /// Slots of finished children, for reuse.
+    @usableFromInline var free: [Int] = []
+    /// Children not yet finished.
+    @usableFromInline var active: Int
+    /// flatMap's upstream of publishers; `.terminal` when there is none or it has finished.
+    @usableFromInline var outer = UpstreamStatus.terminal
+    @usableFromInline var failed = false
+    /// A thread is inside the downstream's `receive`; others queue their events for it.
+    @usableFromInline var delivering = false
+
+    @inlinable
+    init(children: [MergeChildState], active: Int) {
+        self.children = children
+        self.active = active
+    }
+}
+
 /// The subscription behind `merge`, `MergeMany` and `flatMap`: upstreams with one output type,
 /// delivered to one downstream one event at a time.
 ///
@@ -13,62 +53,51 @@
 /// - It finishes when the outer upstream (if any) and every child have finished and nothing waits;
 ///   the first failure cancels everything else and is delivered at once (after the delivery in
 ///   progress, if any).
+///
+/// Inlinable, so it is specialized for the concrete downstream in the code that subscribes
+/// (unspecialized, every event paid for generic metadata lookups: ~6,000 instructions a value).
+@usableFromInline
 final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvertible {
-    private struct ChildState {
-        var subscription: (any Subscription)?
-        /// Has an outstanding request (`.max(1)`, or `.unlimited`).
-        var requested = false
-        /// Was asked for `.unlimited`: never needs asking again.
-        var unlimited = false
-        var finished = false
-        var generation = 0
-    }
-
-    private struct State {
-        var downstream: Downstream?
-        var demand = Subscribers.Demand.none
-        var children: [ChildState]
-        /// Slots of finished children, for reuse.
-        var free: [Int] = []
-        /// Children not yet finished.
-        var active: Int
-        /// flatMap's upstream of publishers; `.terminal` when there is none or it has finished.
-        var outer = UpstreamStatus.terminal
-        var pending = FIFO<Downstream.Input>()
-        var failure: Downstream.Failure?
-        /// A thread is inside the downstream's `receive`; others queue their events for it.
-        var delivering = false
-    }
-
-    private let lock = Lock()
-    private var state: State
-    private let name: String
+    @usableFromInline let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) var state: MergeState
+    @usableFromInline let name: String
+    /// Guarded by `lock`, like `state`; `nil` once terminated.
+    @usableFromInline @exclusivity(unchecked) var subscriber: Downstream?
+    /// Values waiting for demand or for the delivering thread. Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var queue = FIFO<Downstream.Input>()
+    /// The first failure, delivered by the drain. Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var failure: Downstream.Failure?
     /// flatMap with a bounded `maxPublishers`: ask the outer upstream for one more per finished child.
-    private let refillsOuter: Bool
+    @usableFromInline let refillsOuter: Bool
 
     /// A merge of `count` children, subscribed with ``subscribe(_:at:)``.
+    @inlinable
     init(downstream: Downstream, count: Int, name: String) {
-        state = State(downstream: downstream, children: Array(repeating: ChildState(), count: count), active: count)
+        state = MergeState(children: Array(repeating: MergeChildState(), count: count), active: count)
+        subscriber = downstream
         self.name = name
         refillsOuter = false
     }
 
     /// A flatMap: children are added as the outer upstream publishes them.
+    @inlinable
     init(downstream: Downstream, outerIsBounded: Bool, name: String) {
-        state = State(downstream: downstream, children: [], active: 0)
+        state = MergeState(children: [], active: 0)
+        subscriber = downstream
         state.outer = .awaitingSubscription
         self.name = name
         refillsOuter = outerIsBounded
     }
 
-    var description: String { name }
+    @usableFromInline var description: String { name }
 
     /// Sends this subscription downstream (and, for a merge of nothing, finishes).
+    @inlinable
     func start() {
-        let downstream = lock.withLock { state.downstream }
+        let downstream = lock.withLock { subscriber }
         downstream?.receive(subscription: self)
         lock.lock()
-        guard state.downstream != nil, !state.delivering else {
+        guard !state.terminated, !state.delivering else {
             lock.unlock()
             return
         }
@@ -76,37 +105,40 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         drainLocked()
     }
 
+    @inlinable
     func subscribe<P: Publisher>(_ publisher: P, at index: Int)
     where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
-        guard lock.withLock({ state.downstream != nil }) else { return }
+        guard lock.withLock({ !state.terminated }) else { return }
         publisher.subscribe(Child(core: self, index: index, generation: 0))
     }
 
     // MARK: The outer upstream (flatMap)
 
     /// Takes the outer subscription; returns `false` if it must be cancelled.
+    @inlinable
     func outerReceive(subscription: any Subscription) -> Bool {
         lock.withLock {
-            guard state.downstream != nil, case .awaitingSubscription = state.outer else { return false }
+            guard !state.terminated, case .awaitingSubscription = state.outer else { return false }
             state.outer = .subscribed(subscription)
             return true
         }
     }
 
     /// Subscribes a new child for a publisher the outer upstream produced.
+    @inlinable
     func addChild<P: Publisher>(_ publisher: P) where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         lock.lock()
-        guard state.downstream != nil, state.failure == nil else {
+        guard !state.terminated, failure == nil else {
             lock.unlock()
             return
         }
         let index: Int
         if let reused = state.free.popLast() {
             index = reused
-            state.children[index] = ChildState(generation: state.children[index].generation + 1)
+            state.children[index] = MergeChildState(generation: state.children[index].generation + 1)
         } else {
             index = state.children.count
-            state.children.append(ChildState())
+            state.children.append(MergeChildState())
         }
         state.active += 1
         let generation = state.children[index].generation
@@ -114,15 +146,16 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         publisher.subscribe(Child(core: self, index: index, generation: generation))
     }
 
+    @inlinable
     func outerReceive(completion: Subscribers.Completion<Downstream.Failure>) {
         lock.lock()
-        guard state.downstream != nil, !state.outer.isTerminal else {
+        guard !state.terminated, !state.outer.isTerminal else {
             lock.unlock()
             return
         }
         state.outer = .terminal
-        if case .failure(let error) = completion, state.failure == nil {
-            state.failure = error
+        if case .failure(let error) = completion, failure == nil {
+            failure = error
         }
         if state.delivering {
             lock.unlock()
@@ -134,10 +167,11 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
 
     // MARK: Downstream side
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         lock.lock()
-        guard state.downstream != nil else {
+        guard !state.terminated else {
             lock.unlock()
             return
         }
@@ -151,13 +185,15 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         drainLocked()
     }
 
+    @inlinable
     func cancel() {
         lock.lock()
         let subscriptions = state.children.compactMap(\.subscription)
         let outer = state.outer.terminate()
-        let released = state.downstream
-        state.downstream = nil
-        state.pending.removeAll()
+        let released = subscriber
+        subscriber = nil
+        state.terminated = true
+        queue.removeAll()
         state.children.removeAll()
         lock.unlock()
         outer?.cancel()
@@ -169,14 +205,16 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
 
     // MARK: Children
 
-    private func isCurrent(_ index: Int, _ generation: Int) -> Bool {
+    @inlinable
+    func isCurrent(_ index: Int, _ generation: Int) -> Bool {
         index < state.children.count && state.children[index].generation == generation
             && !state.children[index].finished
     }
 
-    private func childReceive(subscription: any Subscription, index: Int, generation: Int) {
+    @inlinable
+    func childReceive(subscription: any Subscription, index: Int, generation: Int) {
         lock.lock()
-        guard state.downstream != nil, isCurrent(index, generation), state.children[index].subscription == nil else {
+        guard !state.terminated, isCurrent(index, generation), state.children[index].subscription == nil else {
             lock.unlock()
             subscription.cancel()
             return
@@ -192,15 +230,16 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         if ask { subscription.request(demand) }
     }
 
-    private func childReceive(_ input: Downstream.Input, index: Int, generation: Int) -> Subscribers.Demand {
+    @inlinable
+    func childReceive(_ input: Downstream.Input, index: Int, generation: Int) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream = state.downstream, isCurrent(index, generation) else {
+        guard let downstream = subscriber, isCurrent(index, generation) else {
             lock.unlock()
             return .none
         }
         let unlimited = state.children[index].unlimited
-        guard !state.delivering, state.demand > 0, state.pending.isEmpty else {
-            state.pending.append(input)
+        guard !state.delivering, state.demand > 0, queue.isEmpty else {
+            queue.append(input)
             if !unlimited { state.children[index].requested = false }
             lock.unlock()
             return .none
@@ -218,7 +257,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         // This child's `.max(1)` is spent. Keep it going by returning demand if there is more and
         // nothing queued; when demand became unlimited the drain asks it for `.unlimited` instead.
         state.children[index].requested = false
-        if state.demand > 0, state.demand != .unlimited, state.pending.isEmpty, state.children[index].subscription != nil {
+        if state.demand > 0, state.demand != .unlimited, queue.isEmpty, state.children[index].subscription != nil {
             state.children[index].requested = true
             drainLocked()
             return .max(1)
@@ -227,9 +266,10 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         return .none
     }
 
-    private func childReceive(completion: Subscribers.Completion<Downstream.Failure>, index: Int, generation: Int) {
+    @inlinable
+    func childReceive(completion: Subscribers.Completion<Downstream.Failure>, index: Int, generation: Int) {
         lock.lock()
-        guard state.downstream != nil, isCurrent(index, generation) else {
+        guard !state.terminated, isCurrent(index, generation) else {
             lock.unlock()
             return
         }
@@ -240,7 +280,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         var refill: (any Subscription)?
         switch completion {
         case .failure(let error):
-            if state.failure == nil { state.failure = error }
+            if failure == nil { failure = error }
         case .finished:
             if refillsOuter { refill = state.outer.subscription }
         }
@@ -255,18 +295,19 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
 
     /// Delivers queued values while there is demand, then a due completion, then asks idle
     /// children for more. Called with `lock` held and `delivering` set; unlocks.
-    private func drainLocked() {
+    @inlinable
+    func drainLocked() {
         while true {
-            guard let downstream = state.downstream else {
+            guard let downstream = subscriber else {
                 state.delivering = false
                 lock.unlock()
                 return
             }
-            if let failure = state.failure {
+            if let failure {
                 finishLocked(downstream, .failure(failure))
                 return
             }
-            if state.demand > 0, let value = state.pending.popFirst() {
+            if state.demand > 0, let value = queue.popFirst() {
                 state.demand -= 1
                 lock.unlock()
                 let more = downstream.receive(value)
@@ -274,7 +315,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
                 state.demand += more
                 continue
             }
-            if state.pending.isEmpty, state.active == 0, state.outer.isTerminal {
+            if queue.isEmpty, state.active == 0, state.outer.isTerminal {
                 finishLocked(downstream, .finished)
                 return
             }
@@ -284,11 +325,12 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         var asks: [(any Subscription, Subscribers.Demand)] = []
         if state.demand > 0 {
             let unlimited = state.demand == .unlimited
-            for index in state.children.indices {
-                let child = state.children[index]
-                guard !child.finished, let subscription = child.subscription,
-                    unlimited ? !child.unlimited : !child.requested
-                else { continue }
+            // Fields are read in place: copying a child's state would retain its subscription.
+            for index in state.children.indices
+            where !state.children[index].finished
+                && (unlimited ? !state.children[index].unlimited : !state.children[index].requested)
+            {
+                guard let subscription = state.children[index].subscription else { continue }
                 state.children[index].requested = true
                 state.children[index].unlimited = unlimited
                 asks.append((subscription, unlimited ? .unlimited : .max(1)))
@@ -302,11 +344,13 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
     }
 
     /// Ends the stream: cancels what still runs and completes. Unlocks.
-    private func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
+    @inlinable
+    func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
         let subscriptions = state.children.compactMap(\.subscription)
         let outer = state.outer.terminate()
-        state.downstream = nil
-        state.pending.removeAll()
+        subscriber = nil
+        state.terminated = true
+        queue.removeAll()
         state.children.removeAll()
         state.delivering = false
         lock.unlock()
@@ -317,30 +361,35 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         downstream.receive(completion: completion)
     }
 
-    private final class Child: Subscriber, CustomStringConvertible {
-        typealias Input = Downstream.Input
-        typealias Failure = Downstream.Failure
+    @usableFromInline
+    final class Child: Subscriber, CustomStringConvertible {
+        @usableFromInline typealias Input = Downstream.Input
+        @usableFromInline typealias Failure = Downstream.Failure
 
-        let core: MergeCore
-        let index: Int
-        let generation: Int
+        @usableFromInline let core: MergeCore
+        @usableFromInline let index: Int
+        @usableFromInline let generation: Int
 
+        @inlinable
         init(core: MergeCore, index: Int, generation: Int) {
             self.core = core
             self.index = index
             self.generation = generation
         }
 
-        var description: String { core.name }
+        @usableFromInline var description: String { core.name }
 
+        @inlinable
         func receive(subscription: any Subscription) {
             core.childReceive(subscription: subscription, index: index, generation: generation)
         }
 
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             core.childReceive(input, index: index, generation: generation)
         }
 
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             core.childReceive(completion: completion, index: index, generation: generation)
         }

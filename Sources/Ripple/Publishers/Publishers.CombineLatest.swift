@@ -17,11 +17,13 @@ extension Publishers {
         /// The second upstream publisher.
         public let b: B
 
+        @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = CombinerCore(downstream: subscriber, count: 2, mode: .latest, name: "CombineLatest")
             let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .latest)
@@ -50,12 +52,14 @@ extension Publishers {
         /// The third upstream publisher.
         public let c: C
 
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
             self.c = c
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = CombinerCore(downstream: subscriber, count: 3, mode: .latest, name: "CombineLatest3")
             let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .latest)
@@ -89,6 +93,7 @@ extension Publishers {
         /// The fourth upstream publisher.
         public let d: D
 
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
             self.b = b
@@ -96,6 +101,7 @@ extension Publishers {
             self.d = d
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = CombinerCore(downstream: subscriber, count: 4, mode: .latest, name: "CombineLatest4")
             let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .latest)
@@ -126,6 +132,7 @@ extension Publisher {
     /// age.send(37)
     /// // Prints "Ada 37"
     /// ```
+    @inlinable
     public func combineLatest<P>(_ p: P) -> Publishers.CombineLatest<Self, P>
     where P: Publisher,
         Failure == P.Failure {
@@ -133,6 +140,7 @@ extension Publisher {
     }
 
     /// Subscribes to an additional publisher and publishes a tuple upon receiving output from any of them (once all have emitted), transformed by a closure.
+    @inlinable
     public func combineLatest<P, T>(
         _ p: P, _ transform: @escaping (Output, P.Output) -> T
     ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T>
@@ -142,6 +150,7 @@ extension Publisher {
     }
 
     /// Subscribes to 2 additional publishers and publishes a tuple upon receiving output from any of them (once all have emitted).
+    @inlinable
     public func combineLatest<P, Q>(_ p: P, _ q: Q) -> Publishers.CombineLatest3<Self, P, Q>
     where P: Publisher, Q: Publisher,
         Failure == P.Failure,
@@ -150,6 +159,7 @@ extension Publisher {
     }
 
     /// Subscribes to 2 additional publishers and publishes a tuple upon receiving output from any of them (once all have emitted), transformed by a closure.
+    @inlinable
     public func combineLatest<P, Q, T>(
         _ p: P, _ q: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
     ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
@@ -160,6 +170,7 @@ extension Publisher {
     }
 
     /// Subscribes to 3 additional publishers and publishes a tuple upon receiving output from any of them (once all have emitted).
+    @inlinable
     public func combineLatest<P, Q, R>(_ p: P, _ q: Q, _ r: R) -> Publishers.CombineLatest4<Self, P, Q, R>
     where P: Publisher, Q: Publisher, R: Publisher,
         Failure == P.Failure,
@@ -169,6 +180,7 @@ extension Publisher {
     }
 
     /// Subscribes to 3 additional publishers and publishes a tuple upon receiving output from any of them (once all have emitted), transformed by a closure.
+    @inlinable
     public func combineLatest<P, Q, R, T>(
         _ p: P, _ q: Q, _ r: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
     ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>

@@ -19,6 +19,7 @@ extension Publishers {
         /// elements of that type.
         public let transform: (Upstream.Output) -> NewPublisher
 
+        @inlinable
         public init(
             upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher
         ) {
@@ -28,6 +29,7 @@ extension Publishers {
             self.transform = transform
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(downstream: subscriber, outerIsBounded: maxPublishers != .unlimited, name: "FlatMap")
             core.start()
@@ -36,23 +38,26 @@ extension Publishers {
     }
 }
 
-private final class FlatMapOuter<Downstream: Subscriber, Input, NewPublisher: Publisher>: Subscriber,
+@usableFromInline
+final class FlatMapOuter<Downstream: Subscriber, Input, NewPublisher: Publisher>: Subscriber,
     CustomStringConvertible
 where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Failure = Downstream.Failure
 
-    let core: MergeCore<Downstream>
-    let maxPublishers: Subscribers.Demand
-    let transform: (Input) -> NewPublisher
+    @usableFromInline let core: MergeCore<Downstream>
+    @usableFromInline let maxPublishers: Subscribers.Demand
+    @usableFromInline let transform: (Input) -> NewPublisher
 
+    @inlinable
     init(core: MergeCore<Downstream>, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> NewPublisher) {
         self.core = core
         self.maxPublishers = maxPublishers
         self.transform = transform
     }
 
-    var description: String { "FlatMap" }
+    @usableFromInline var description: String { "FlatMap" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard core.outerReceive(subscription: subscription) else {
             subscription.cancel()
@@ -61,11 +66,13 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
         subscription.request(maxPublishers)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         core.addChild(transform(input))
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         core.outerReceive(completion: completion)
     }

@@ -16,11 +16,13 @@ extension Publishers {
         /// The second upstream publisher.
         public let b: B
 
+        @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(downstream: subscriber, count: 2, name: "Merge")
             core.start()
@@ -45,12 +47,14 @@ extension Publishers {
         /// The third upstream publisher.
         public let c: C
 
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
             self.c = c
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(downstream: subscriber, count: 3, name: "Merge3")
             core.start()
@@ -79,6 +83,7 @@ extension Publishers {
         /// The fourth upstream publisher.
         public let d: D
 
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
             self.b = b
@@ -86,6 +91,7 @@ extension Publishers {
             self.d = d
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(downstream: subscriber, count: 4, name: "Merge4")
             core.start()
@@ -118,6 +124,7 @@ extension Publishers {
         /// The fifth upstream publisher.
         public let e: E
 
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
             self.a = a
             self.b = b
@@ -126,6 +133,7 @@ extension Publishers {
             self.e = e
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(downstream: subscriber, count: 5, name: "Merge5")
             core.start()
@@ -162,6 +170,7 @@ extension Publishers {
         /// The sixth upstream publisher.
         public let f: F
 
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
             self.a = a
             self.b = b
@@ -171,6 +180,7 @@ extension Publishers {
             self.f = f
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(downstream: subscriber, count: 6, name: "Merge6")
             core.start()
@@ -211,6 +221,7 @@ extension Publishers {
         /// The seventh upstream publisher.
         public let g: G
 
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
             self.a = a
             self.b = b
@@ -221,6 +232,7 @@ extension Publishers {
             self.g = g
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(downstream: subscriber, count: 7, name: "Merge7")
             core.start()
@@ -265,6 +277,7 @@ extension Publishers {
         /// The eighth upstream publisher.
         public let h: H
 
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
             self.a = a
             self.b = b
@@ -276,6 +289,7 @@ extension Publishers {
             self.h = h
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(downstream: subscriber, count: 8, name: "Merge8")
             core.start()
@@ -299,14 +313,17 @@ extension Publishers {
         /// The publishers that this publisher receives elements from.
         public let publishers: [Upstream]
 
+        @inlinable
         public init(_ upstream: Upstream...) {
             publishers = upstream
         }
 
+        @inlinable
         public init<S: Swift.Sequence>(_ upstream: S) where Upstream == S.Element {
             publishers = Array(upstream)
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(downstream: subscriber, count: publishers.count, name: "MergeMany")
             core.start()
@@ -316,6 +333,7 @@ extension Publishers {
         }
 
         /// Combines elements from this publisher with those from another publisher of the same type.
+        @inlinable
         public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
             Publishers.MergeMany(publishers + [other])
         }
@@ -340,6 +358,7 @@ extension Publisher {
     /// let cancellable = [1, 2].publisher.merge(with: [3].publisher).sink { print($0) }
     /// // Prints "1", "2", "3"
     /// ```
+    @inlinable
     public func merge<B>(with b: B) -> Publishers.Merge<Self, B>
     where B: Publisher,
         Failure == B.Failure, Output == B.Output {
@@ -348,6 +367,7 @@ extension Publisher {
 
     /// Combines elements from this publisher with those from 2 other publishers, delivering an
     /// interleaved sequence of elements.
+    @inlinable
     public func merge<B, C>(with b: B, _ c: C) -> Publishers.Merge3<Self, B, C>
     where B: Publisher, C: Publisher,
         Failure == B.Failure, Output == B.Output,
@@ -357,6 +377,7 @@ extension Publisher {
 
     /// Combines elements from this publisher with those from 3 other publishers, delivering an
     /// interleaved sequence of elements.
+    @inlinable
     public func merge<B, C, D>(with b: B, _ c: C, _ d: D) -> Publishers.Merge4<Self, B, C, D>
     where B: Publisher, C: Publisher, D: Publisher,
         Failure == B.Failure, Output == B.Output,
@@ -367,6 +388,7 @@ extension Publisher {
 
     /// Combines elements from this publisher with those from 4 other publishers, delivering an
     /// interleaved sequence of elements.
+    @inlinable
     public func merge<B, C, D, E>(with b: B, _ c: C, _ d: D, _ e: E) -> Publishers.Merge5<Self, B, C, D, E>
     where B: Publisher, C: Publisher, D: Publisher, E: Publisher,
         Failure == B.Failure, Output == B.Output,
@@ -378,6 +400,7 @@ extension Publisher {
 
     /// Combines elements from this publisher with those from 5 other publishers, delivering an
     /// interleaved sequence of elements.
+    @inlinable
     public func merge<B, C, D, E, F>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F) -> Publishers.Merge6<Self, B, C, D, E, F>
     where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher,
         Failure == B.Failure, Output == B.Output,
@@ -390,6 +413,7 @@ extension Publisher {
 
     /// Combines elements from this publisher with those from 6 other publishers, delivering an
     /// interleaved sequence of elements.
+    @inlinable
     public func merge<B, C, D, E, F, G>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) -> Publishers.Merge7<Self, B, C, D, E, F, G>
     where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher,
         Failure == B.Failure, Output == B.Output,
@@ -403,6 +427,7 @@ extension Publisher {
 
     /// Combines elements from this publisher with those from 7 other publishers, delivering an
     /// interleaved sequence of elements.
+    @inlinable
     public func merge<B, C, D, E, F, G, H>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
     where B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher, H: Publisher,
         Failure == B.Failure, Output == B.Output,

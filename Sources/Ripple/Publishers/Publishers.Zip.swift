@@ -17,11 +17,13 @@ extension Publishers {
         /// The second upstream publisher.
         public let b: B
 
+        @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = CombinerCore(downstream: subscriber, count: 2, mode: .zip, name: "Zip")
             let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .zip)
@@ -50,12 +52,14 @@ extension Publishers {
         /// The third upstream publisher.
         public let c: C
 
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
             self.c = c
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = CombinerCore(downstream: subscriber, count: 3, mode: .zip, name: "Zip3")
             let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .zip)
@@ -89,6 +93,7 @@ extension Publishers {
         /// The fourth upstream publisher.
         public let d: D
 
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
             self.b = b
@@ -96,6 +101,7 @@ extension Publishers {
             self.d = d
         }
 
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = CombinerCore(downstream: subscriber, count: 4, mode: .zip, name: "Zip4")
             let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .zip)
@@ -122,6 +128,7 @@ extension Publisher {
     /// let cancellable = [1, 2, 3].publisher.zip(["a", "b"].publisher).sink { print($0, $1) }
     /// // Prints "1 a", "2 b"
     /// ```
+    @inlinable
     public func zip<P>(_ p: P) -> Publishers.Zip<Self, P>
     where P: Publisher,
         Failure == P.Failure {
@@ -129,6 +136,7 @@ extension Publisher {
     }
 
     /// Subscribes to an additional publisher and publishes a tuple upon receiving output from all of them (the n-th element of each), transformed by a closure.
+    @inlinable
     public func zip<P, T>(
         _ p: P, _ transform: @escaping (Output, P.Output) -> T
     ) -> Publishers.Map<Publishers.Zip<Self, P>, T>
@@ -138,6 +146,7 @@ extension Publisher {
     }
 
     /// Subscribes to 2 additional publishers and publishes a tuple upon receiving output from all of them (the n-th element of each).
+    @inlinable
     public func zip<P, Q>(_ p: P, _ q: Q) -> Publishers.Zip3<Self, P, Q>
     where P: Publisher, Q: Publisher,
         Failure == P.Failure,
@@ -146,6 +155,7 @@ extension Publisher {
     }
 
     /// Subscribes to 2 additional publishers and publishes a tuple upon receiving output from all of them (the n-th element of each), transformed by a closure.
+    @inlinable
     public func zip<P, Q, T>(
         _ p: P, _ q: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
     ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>
@@ -156,6 +166,7 @@ extension Publisher {
     }
 
     /// Subscribes to 3 additional publishers and publishes a tuple upon receiving output from all of them (the n-th element of each).
+    @inlinable
     public func zip<P, Q, R>(_ p: P, _ q: Q, _ r: R) -> Publishers.Zip4<Self, P, Q, R>
     where P: Publisher, Q: Publisher, R: Publisher,
         Failure == P.Failure,
@@ -165,6 +176,7 @@ extension Publisher {
     }
 
     /// Subscribes to 3 additional publishers and publishes a tuple upon receiving output from all of them (the n-th element of each), transformed by a closure.
+    @inlinable
     public func zip<P, Q, R, T>(
         _ p: P, _ q: Q, _ r: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
     ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
