@@ -30,7 +30,8 @@ import Testing
         var cancelled = false
         /// What this subscriber returns from `receive(_:)` (0 or 1).
         var returns = 0
-        /// CurrentValueSubject: the current value is still owed on the first positive request.
+        /// CurrentValueSubject: the current value is owed on the next positive request (at first,
+        /// and after a value was sent while this subscriber had no demand).
         var owesCurrent = false
         var active: Bool { !completed && !cancelled }
     }
@@ -76,9 +77,14 @@ import Testing
             guard !completed else { return }
             current = value
             for index in subscribers.indices where subscribers[index].active && !subscribers[index].owesCurrent {
-                if subscribers[index].demand > 0 { deliver(value, to: index) }
+                if subscribers[index].demand > 0 {
+                    deliver(value, to: index)
+                } else if kind == .currentValue {
+                    // Combine's CurrentValueSubject: a subscriber that missed a value for lack of
+                    // demand gets the current value on its next request.
+                    subscribers[index].owesCurrent = true
+                }
             }
-            // CurrentValueSubject subscribers that have not asked yet will get the newest value.
         }
 
         mutating func cancel(_ index: Int) {
