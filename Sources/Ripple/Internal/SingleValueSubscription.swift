@@ -5,6 +5,8 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
     private let lock = Lock()
     /// `nil` once delivered or cancelled. Guarded by `lock`.
     private var pending: (downstream: Downstream, value: Downstream.Input)?
+    /// Set by `cancel()`. Guarded by `lock`.
+    private var cancelled = false
     private let name: String
 
     init(downstream: Downstream, value: Downstream.Input, name: String) {
@@ -22,6 +24,9 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
         lock.unlock()
         guard let (downstream, value) = taken else { return }
         _ = downstream.receive(value)
+        // Differs from Combine: a cancel made inside `receive(_:)` also stops the `.finished`
+        // (Combine's Just still sends it); no delivery follows a returned `cancel()`.
+        guard !lock.withLock({ cancelled }) else { return }
         downstream.receive(completion: .finished)
     }
 
@@ -29,6 +34,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
         lock.lock()
         let released = pending
         pending = nil
+        cancelled = true
         lock.unlock()
         _ = released
     }

@@ -14,6 +14,9 @@
 /// // Prints "hi"
 /// ```
 ///
+/// Differs from Combine: a subscriber that cancels inside `receive(_:)` does not get the
+/// `.finished` that would follow (Combine sends it): nothing is delivered after `cancel()` returns.
+///
 /// Differs from Combine: `Promise` is `@Sendable`, so a completion handler that runs on another
 /// thread (or a `Task`) can capture it under Swift 6 strict concurrency; it was always thread-safe.
 public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
@@ -148,6 +151,8 @@ private final class FutureSubscription<Downstream: Subscriber>:
         var hasDemand = false
         /// Kept until the result is delivered or the subscription cancelled.
         var future: Future<Downstream.Input, Downstream.Failure>?
+        /// Set by `cancel()`: a cancel made inside `receive(_:)` stops the `.finished` that follows.
+        var cancelled = false
     }
 
     private let lock = Lock()
@@ -196,6 +201,9 @@ private final class FutureSubscription<Downstream: Subscriber>:
             state.future = nil
             lock.unlock()
             _ = downstream.receive(value)
+            // Differs from Combine: a subscriber that cancelled inside `receive(_:)` gets nothing
+            // more (Combine still sends `.finished`); no delivery follows a returned `cancel()`.
+            guard !lock.withLock({ state.cancelled }) else { return }
             downstream.receive(completion: .finished)
         case .failure(let error):
             state.downstream = nil
@@ -208,7 +216,7 @@ private final class FutureSubscription<Downstream: Subscriber>:
     func cancel() {
         lock.lock()
         let released = state
-        state = State()
+        state = State(cancelled: true)
         lock.unlock()
         released.future?.remove(self)
     }

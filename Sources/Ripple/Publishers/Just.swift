@@ -7,6 +7,10 @@
 ///
 /// The value waits for demand; cancelling inside `receive(subscription:)` suppresses it.
 /// Requesting `.none` traps.
+///
+/// Differs from Combine: cancelling inside `receive(_:)` also suppresses the `.finished` that
+/// follows (Combine sends it): nothing is delivered after `cancel()` returns. The same holds for
+/// `Optional.Publisher` and `Result.Publisher`.
 public struct Just<Output>: Publisher {
     public typealias Failure = Never
 

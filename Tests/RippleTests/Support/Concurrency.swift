@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs `body(index)` on `threads` new threads at once and waits for all of them.
 func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
@@ -22,4 +23,16 @@ func eventually(within seconds: Double = 30, _ condition: () async -> Bool) asyn
         try? await Task.sleep(nanoseconds: 1_000_000)
     }
     return await condition()
+}
+
+/// The heavy reliability suites (stress, the randomized model, lifetimes, the re-entrancy matrix,
+/// fan-in stress) block the thread they run on. Grouped under one serialized suite, they take at
+/// most one of the test runner's threads at a time, so async tests elsewhere are never starved.
+@Suite(.serialized) struct Heavy {}
+
+/// Work a single-threaded heavy test does, scaled down under ThreadSanitizer, which checks nothing
+/// more in single-threaded code but runs it ten times slower. `.ci/run` sets RIPPLE_SANITIZED for
+/// its TSan job; plain `swift test` runs the full counts.
+func sanitizerScaled(_ count: Int) -> Int {
+    ProcessInfo.processInfo.environment["RIPPLE_SANITIZED"] == nil ? count : max(1, count / 10)
 }
