@@ -21,8 +21,15 @@ extension Heavy {
             private(set) var overlaps = 0
             private(set) var afterCancel = 0
             private(set) var completions = 0
-            /// Set once `cancel()` has returned: any later delivery is a violation.
-            private var cancelReturned = false
+            /// When `cancel()` returned: the last sequence number each producer had started sending.
+            /// A later delivery of a value sent after that (a higher sequence) is a violation; a value
+            /// whose `send` began before `cancel()` returned may still be in flight on its thread.
+            private var startedWhenCancelled: [Int]?
+            private let producers: Producers?
+
+            init(producers: Producers? = nil) {
+                self.producers = producers
+            }
 
             func receive(subscription: any Subscription) {
                 lock.withLock { self.subscription = subscription }
@@ -33,7 +40,12 @@ extension Heavy {
                 lock.withLock {
                     if inside { overlaps += 1 }
                     inside = true
-                    if cancelReturned { afterCancel += 1 }
+                    if let started = startedWhenCancelled {
+                        let producer = input / 1_000_000
+                        if producer >= 0, producer < started.count, input % 1_000_000 > started[producer] {
+                            afterCancel += 1
+                        }
+                    }
                     values.append(input)
                 }
                 lock.withLock { inside = false }
@@ -47,10 +59,23 @@ extension Heavy {
             func cancel() {
                 let subscription = lock.withLock { self.subscription }
                 subscription?.cancel()
-                lock.withLock { cancelReturned = true }
+                let started = producers?.started ?? []
+                lock.withLock { startedWhenCancelled = started }
             }
 
             var received: [Int] { lock.withLock { values } }
+        }
+
+        /// What each producer thread has started sending: set before each `send`, so a snapshot
+        /// taken after `cancel()` returns bounds what may still be in flight.
+        final class Producers: @unchecked Sendable {
+            private let lock = NSLock()
+            private var sequences: [Int]
+
+            init(count: Int) { sequences = Array(repeating: -1, count: count) }
+
+            func starting(_ producer: Int, _ sequence: Int) { lock.withLock { sequences[producer] = sequence } }
+            var started: [Int] { lock.withLock { sequences } }
         }
 
         /// One row of the report.
@@ -118,12 +143,16 @@ extension Heavy {
             let steady = (0..<3).map { _ in Ledger() }
             steady.forEach { subject.subscribe($0) }
             let churned = Locked<[Ledger]>([])
+            let producers = Producers(count: 2)
             runConcurrently(threads: 4) { thread in
                 if thread < 2 {
-                    for sequence in 0..<Self.perProducer { subject.send(thread * 1_000_000 + sequence) }
+                    for sequence in 0..<Self.perProducer {
+                        producers.starting(thread, sequence)
+                        subject.send(thread * 1_000_000 + sequence)
+                    }
                 } else {
                     for _ in 0..<500 {
-                        let ledger = Ledger()
+                        let ledger = Ledger(producers: producers)
                         subject.subscribe(ledger)
                         ledger.cancel()
                         churned.withLock { $0.append(ledger) }
@@ -173,12 +202,16 @@ extension Heavy {
             let steady = (0..<3).map { _ in Ledger() }
             steady.forEach { subject.subscribe($0) }
             let churned = Locked<[Ledger]>([])
+            let producers = Producers(count: 3)
             runConcurrently(threads: 4) { thread in
                 if thread < 3 {
-                    for sequence in 0..<Self.perProducer { subject.send(thread * 1_000_000 + sequence) }
+                    for sequence in 0..<Self.perProducer {
+                        producers.starting(thread, sequence)
+                        subject.send(thread * 1_000_000 + sequence)
+                    }
                 } else {
                     for _ in 0..<500 {
-                        let ledger = Ledger()
+                        let ledger = Ledger(producers: producers)
                         subject.subscribe(ledger)
                         ledger.cancel()
                         churned.withLock { $0.append(ledger) }
@@ -206,12 +239,16 @@ extension Heavy {
             let willChange = Locked(0)
             let token = model.objectWillChange.sink { willChange.withLock { $0 += 1 } }
             let churned = Locked<[Ledger]>([])
+            let producers = Producers(count: 3)
             runConcurrently(threads: 4) { thread in
                 if thread < 3 {
-                    for sequence in 0..<Self.perProducer { model.value = thread * 1_000_000 + sequence }
+                    for sequence in 0..<Self.perProducer {
+                        producers.starting(thread, sequence)
+                        model.value = thread * 1_000_000 + sequence
+                    }
                 } else {
                     for _ in 0..<500 {
-                        let ledger = Ledger()
+                        let ledger = Ledger(producers: producers)
                         model.$value.subscribe(ledger)
                         ledger.cancel()
                         churned.withLock { $0.append(ledger) }
