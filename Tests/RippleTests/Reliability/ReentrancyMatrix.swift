@@ -51,6 +51,21 @@ enum ReentrancyMatrix {
             .value: [.send: "S 1 100 2 F", .complete: "S 1 F", .cancel: "S 1", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S 2 F"],
             .completion: [.send: "S 1 2 F", .complete: "S 1 2 F", .cancel: "S 1 2 F", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S F"],
         ],
+        .zip: [
+            .subscription: [.send: "S 1 2 F", .complete: "S F", .cancel: "S", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S 1 2 F"],
+            .value: [.send: "S 1 100 2 F", .complete: "S 1 F", .cancel: "S 1", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S 2 F"],
+            .completion: [.send: "S 1 2 F", .complete: "S 1 2 F", .cancel: "S 1 2 F", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S F"],
+        ],
+        .switchToLatest: [
+            .subscription: [.send: "S 1 2 F", .complete: "S F", .cancel: "S", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S 1 2 F"],
+            .value: [.send: "S 1 100 2 F", .complete: "S 1 F", .cancel: "S 1", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S 2 F"],
+            .completion: [.send: "S 1 2 F", .complete: "S 1 2 F", .cancel: "S 1 2 F", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S F"],
+        ],
+        .share: [
+            .subscription: [.send: "S 1 2 F", .complete: "S F", .cancel: "S", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S 1 2 F"],
+            .value: [.send: "S 1 100 2 F", .complete: "S 1 F", .cancel: "S 1", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S 2 F"],
+            .completion: [.send: "S 1 2 F", .complete: "S 1 2 F", .cancel: "S 1 2 F", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S F"],
+        ],
     ]
 
     static func markdownTable() -> String {

@@ -18,6 +18,9 @@ extension Heavy {
             case combineLatest = "combineLatest"
             case flatMap = "flatMap"
             case buffer = "buffer"
+            case zip = "zip"
+            case switchToLatest = "switchToLatest"
+            case share = "share"
         }
 
         enum Callback: String, CaseIterable, Sendable {
@@ -90,6 +93,22 @@ extension Heavy {
                     let subject = PassthroughSubject<Int, Never>()
                     let buffered = subject.buffer(size: 10, prefetch: .byRequest, whenFull: .dropNewest)
                     return Rig(publisher: buffered.eraseToAnyPublisher(), send: { subject.send($0) },
+                               complete: { subject.send(completion: .finished) })
+                case .zip:
+                    // Each send feeds both sides, so every send makes one pair (x + x).
+                    let a = PassthroughSubject<Int, Never>()
+                    let b = PassthroughSubject<Int, Never>()
+                    return Rig(publisher: a.zip(b) { x, _ in x }.eraseToAnyPublisher(),
+                               send: { a.send($0); b.send($0) },
+                               complete: { a.send(completion: .finished); b.send(completion: .finished) })
+                case .switchToLatest:
+                    let inner = PassthroughSubject<Int, Never>()
+                    let outer = CurrentValueSubject<PassthroughSubject<Int, Never>, Never>(inner)
+                    return Rig(publisher: outer.switchToLatest().eraseToAnyPublisher(), send: { inner.send($0) },
+                               complete: { inner.send(completion: .finished); outer.send(completion: .finished) })
+                case .share:
+                    let subject = PassthroughSubject<Int, Never>()
+                    return Rig(publisher: subject.share().eraseToAnyPublisher(), send: { subject.send($0) },
                                complete: { subject.send(completion: .finished) })
                 }
             }
