@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RippleObservation", targets: ["RippleObservation"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
         .library(name: "RippleFoundation", targets: ["RippleFoundation"]),
+        .library(name: "RippleUI", targets: ["RippleUI"]),
         .executable(name: "Playground", targets: ["Playground"]),
     ],
     targets: [
@@ -20,12 +21,17 @@ let package = Package(
         // Combine's Foundation-side API: notification and timer publishers, JSON coders, RunLoop
         // and OperationQueue schedulers. Re-exports Ripple.
         .target(name: "RippleFoundation", dependencies: ["Ripple"]),
+        // SwiftUI's data flow on a headless render tree: State, Binding, StateObject, ObservedObject,
+        // Environment.
+        .target(name: "RippleUI", dependencies: ["Ripple"]),
         // Tools for users' tests: a virtual-time scheduler (Foundation is fine here).
         .target(name: "RippleTesting", dependencies: ["Ripple"]),
-        .executableTarget(name: "Playground", dependencies: ["Ripple", "RippleObservation"], path: "Playground"),
+        .executableTarget(
+            name: "Playground", dependencies: ["Ripple", "RippleObservation", "RippleUI"], path: "Playground"),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
         .testTarget(name: "RippleObservationTests", dependencies: ["Ripple", "RippleObservation"]),
         .testTarget(name: "RippleFoundationTests", dependencies: ["RippleFoundation", "RippleTesting"]),
+        .testTarget(name: "RippleUITests", dependencies: ["RippleUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,318 @@
+import Foundation
+
+/// An interface for a stored variable that updates an external property of a view (SwiftUI's
+/// `DynamicProperty`). Ripple's wrappers connect themselves to their node when the render tree
+/// evaluates the view that holds them.
+public protocol DynamicProperty {}
+
+/// What the render tree calls, for each wrapper found in a view (by reflection, once per
+/// evaluation of that view), to connect it to the node's storage.
+protocol NodeInstallable {
+    func install(on node: _NodeHandle, slot: Int, label: String)
+}
+
+/// Prints a warning once per wrapper instance.
+final class WarnOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var warned = false
+
+    func warn(_ message: @autoclosure () -> String) {
+        let first = lock.withLock { () -> Bool in
+            defer { warned = true }
+            return !warned
+        }
+        if first {
+            FileHandle.standardError.write(Data(("RippleUI warning: " + message() + "\n").utf8))
+        }
+    }
+}
+
+// MARK: State
+
+/// The storage of one `@State` property, kept in its render-tree node. Reads and writes are
+/// tracked (a body depends on the state it read), and a write of an equal value changes nothing.
+final class StateStorage<Value>: @unchecked Sendable {
+    private let registrar = TrackingRegistrar()
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        get {
+            registrar.access(self, keyPath: \.value)
+            return lock.withLock { stored }
+        }
+        set {
+            if isSame(lock.withLock { stored }, newValue) { return }
+            registrar.withMutation(of: self, keyPath: \.value) {
+                lock.withLock { stored = newValue }
+            }
+        }
+    }
+}
+
+/// Links a `State` value (copied freely with its view) to the storage in its node.
+final class StateLink<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: StateStorage<Value>?
+    let warning = WarnOnce()
+
+    var current: StateStorage<Value>? {
+        get { lock.withLock { storage } }
+        set { lock.withLock { storage = newValue } }
+    }
+}
+
+/// A property wrapper type that can read and write a value managed by the render tree.
+///
+/// The initial value is used only when the view's node is first inserted; later values passed
+/// to the initializer are ignored while the node keeps its identity, and the value lives in the
+/// node (rule 44, seed 000). Reading it in `body` makes the body depend on it.
+///
+/// Writing it before the view is in a tree (in an initializer, say) warns once and does nothing,
+/// as in SwiftUI.
+@propertyWrapper
+public struct State<Value>: DynamicProperty, NodeInstallable {
+    private let initial: Value
+    private let link = StateLink<Value>()
+
+    /// Creates a state property that stores an initial value.
+    public init(wrappedValue value: Value) { initial = value }
+    /// Creates a state property that stores an initial value.
+    public init(initialValue value: Value) { initial = value }
+
+    /// The underlying value referenced by the state variable.
+    public var wrappedValue: Value {
+        get { link.current?.value ?? initial }
+        nonmutating set {
+            guard let storage = link.current else {
+                link.warning.warn("writing @State<\(Value.self)> outside of an installed view does nothing")
+                return
+            }
+            storage.value = newValue
+        }
+    }
+
+    /// A binding to the state value.
+    public var projectedValue: Binding<Value> {
+        let link = self.link
+        let initial = self.initial
+        return Binding(
+            identity: link.current.map { AnyHashable(ObjectIdentifier($0)) },
+            get: { link.current?.value ?? initial },
+            set: { newValue in
+                guard let storage = link.current else {
+                    link.warning.warn("writing @State<\(Value.self)> outside of an installed view does nothing")
+                    return
+                }
+                storage.value = newValue
+            })
+    }
+
+    func install(on node: _NodeHandle, slot: Int, label: String) {
+        let storage = node.storage(at: slot) { StateStorage(initial) }
+        link.current = storage
+        node.name(storage, label)
+    }
+}
+
+extension State where Value: ExpressibleByNilLiteral {
+    /// Creates a state property without an initial value (`nil`).
+    public init() { self.init(wrappedValue: nil) }
+}
+
+// MARK: Objects
+
+/// Links a `StateObject` value to the object kept in its node.
+final class ObjectLink<Object: AnyObject>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Object?
+    let warning = WarnOnce()
+
+    var current: Object? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// Holds a state object in its node.
+final class ObjectSlot<Object: AnyObject> {
+    let object: Object
+    init(_ object: Object) { self.object = object }
+}
+
+/// A property wrapper type that instantiates an observable object once per node.
+///
+/// The autoclosure runs once per node identity, when the node is inserted; the object lives as
+/// long as the node (rule 45, seed 002: a `@StateObject` count survives the parent's re-render).
+/// The body re-runs on any `objectWillChange` of the object.
+@propertyWrapper
+public struct StateObject<ObjectType: ObservableObject>: DynamicProperty, NodeInstallable {
+    private let thunk: () -> ObjectType
+    private let link = ObjectLink<ObjectType>()
+
+    /// Creates a new state object with an initial wrapped value (evaluated once per node).
+    public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) {
+        self.thunk = thunk
+    }
+
+    /// The underlying value referenced by the state object.
+    ///
+    /// Outside an installed view it creates a new object on every access and warns once, as in
+    /// SwiftUI.
+    public var wrappedValue: ObjectType {
+        if let object = link.current { return object }
+        link.warning.warn(
+            "accessing StateObject<\(ObjectType.self)> outside of an installed view creates a new instance each time")
+        return thunk()
+    }
+
+    /// A projection of the state object that creates bindings to its properties.
+    public var projectedValue: ObservedObject<ObjectType>.Wrapper {
+        ObservedObject<ObjectType>.Wrapper(object: wrappedValue)
+    }
+
+    func install(on node: _NodeHandle, slot: Int, label: String) {
+        let slotted = node.storage(at: slot) { ObjectSlot(thunk()) }
+        link.current = slotted.object
+        node.observe(slotted.object, slot: slot, label: label)
+    }
+}
+
+/// A property wrapper type that subscribes to an observable object and re-evaluates the view
+/// when it changes.
+///
+/// It holds what it was given and owns nothing: when the parent re-evaluates and creates a new
+/// object (`@ObservedObject var model = Model()`), the view gets the new one (rule 45, seed 002:
+/// the count resets).
+@propertyWrapper
+public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty, NodeInstallable {
+    /// A wrapper of the underlying observable object that can create bindings to its properties.
+    @dynamicMemberLookup
+    public struct Wrapper {
+        let object: ObjectType
+
+        /// A binding to the property at `keyPath` (writes of an equal value are skipped).
+        public subscript<Subject>(dynamicMember keyPath: ReferenceWritableKeyPath<ObjectType, Subject>) -> Binding<Subject> {
+            objectBinding(object, keyPath)
+        }
+    }
+
+    /// The underlying value referenced by the observed object.
+    public var wrappedValue: ObjectType
+
+    /// A projected value that creates bindings to the properties of the observed object.
+    public var projectedValue: Wrapper { Wrapper(object: wrappedValue) }
+
+    public init(wrappedValue: ObjectType) { self.wrappedValue = wrappedValue }
+    public init(initialValue: ObjectType) { self.wrappedValue = initialValue }
+
+    func install(on node: _NodeHandle, slot: Int, label: String) {
+        node.observe(wrappedValue, slot: slot, label: label)
+    }
+}
+
+// MARK: Environment
+
+/// A key for accessing values in the environment.
+public protocol EnvironmentKey {
+    /// The associated type representing the type of the environment key's value.
+    associatedtype Value
+    /// The default value for the environment key.
+    static var defaultValue: Value { get }
+}
+
+/// A collection of environment values propagated through a view hierarchy.
+///
+/// Extend it with a property per key, as in SwiftUI:
+/// ```swift
+/// private struct AccentKey: EnvironmentKey { static let defaultValue = "blue" }
+/// extension EnvironmentValues {
+///     var accent: String {
+///         get { self[AccentKey.self] }
+///         set { self[AccentKey.self] = newValue }
+///     }
+/// }
+/// ```
+public struct EnvironmentValues: @unchecked Sendable {
+    private var values: [ObjectIdentifier: Any] = [:]
+    var objects: [ObjectIdentifier: AnyObject] = [:]
+
+    public init() {}
+
+    /// Accesses the environment value associated with a custom key.
+    public subscript<K: EnvironmentKey>(key: K.Type) -> K.Value {
+        get { values[ObjectIdentifier(key)] as? K.Value ?? K.defaultValue }
+        set { values[ObjectIdentifier(key)] = newValue }
+    }
+}
+
+/// Links an `Environment` value to its node's environment.
+final class EnvironmentLink: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: EnvironmentValues?
+
+    var current: EnvironmentValues? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// A property wrapper that reads a value from a view's environment.
+///
+/// The body re-runs when an ancestor changes the value it reads (compared with `==` for
+/// `Equatable` values).
+@propertyWrapper
+public struct Environment<Value>: DynamicProperty, NodeInstallable {
+    private let keyPath: KeyPath<EnvironmentValues, Value>
+    private let link = EnvironmentLink()
+
+    /// Creates an environment property to read the specified key path.
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) { self.keyPath = keyPath }
+
+    /// The current value of the environment property.
+    public var wrappedValue: Value { (link.current ?? EnvironmentValues())[keyPath: keyPath] }
+
+    func install(on node: _NodeHandle, slot: Int, label: String) {
+        link.current = node.environment
+        let keyPath = self.keyPath
+        node.readsEnvironment(label: label) { $0[keyPath: keyPath] }
+    }
+}
+
+/// A property wrapper type for an observable object that a parent or ancestor view supplies with
+/// `environmentObject(_:)`.
+///
+/// Reading it when no ancestor supplied one traps, naming the type (SwiftUI's behaviour).
+@propertyWrapper
+public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty, NodeInstallable {
+    /// A wrapper that creates bindings to the properties of the environment object.
+    public typealias Wrapper = ObservedObject<ObjectType>.Wrapper
+
+    private let link = ObjectLink<ObjectType>()
+
+    public init() {}
+
+    /// The underlying value referenced by the environment object.
+    public var wrappedValue: ObjectType {
+        guard let object = link.current else {
+            fatalError(
+                "No ObservableObject of type \(ObjectType.self) found. A View.environmentObject(_:) for "
+                    + "\(ObjectType.self) may be missing as an ancestor of this view.")
+        }
+        return object
+    }
+
+    /// A projection of the environment object that creates bindings to its properties.
+    public var projectedValue: Wrapper { Wrapper(object: wrappedValue) }
+
+    func install(on node: _NodeHandle, slot: Int, label: String) {
+        guard let object = node.environment.objects[ObjectIdentifier(ObjectType.self)] as? ObjectType else {
+            link.current = nil
+            return
+        }
+        link.current = object
+        node.observe(object, slot: slot, label: label)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// A node of the render tree: one view's identity, its state and its dependencies.
+///
+/// Public only so that primitive views can reach it in `_update(node:previous:)`; not API.
+public final class _NodeHandle: @unchecked Sendable {
+    unowned let tree: RenderTree
+    weak var parent: _NodeHandle?
+    /// The view as last given by the parent.
+    var view: any View
+    /// The view as of the last evaluation (what `_update` compares with).
+    var lastEvaluatedView: (any View)?
+    let key: AnyHashable
+    let identity: ChildIdentity
+    let typeName: String
+    let depth: Int
+    let isPrimitive: Bool
+    var children: [_NodeHandle] = []
+    var environment: EnvironmentValues
+    var attached = true
+    var evaluatedInPass = 0
+
+    private let lock = NSLock()
+    /// Storage of the view's dynamic properties, by field index (state values, state objects).
+    private var slots: [Int: AnyObject] = [:]
+    /// Names of storage objects (`_value`), for the log.
+    private var names: [ObjectIdentifier: String] = [:]
+    private var tracking: AnyCancellable?
+    private var generation = 0
+    /// `objectWillChange` subscriptions, by field index, with the object they watch.
+    private var objectSubscriptions: [Int: (object: ObjectIdentifier, token: AnyCancellable)] = [:]
+    /// Environment values the view reads, with the value at the last evaluation.
+    private var environmentReads: [String: (read: (EnvironmentValues) -> Any, value: Any)] = [:]
+    /// What a modifier keeps between evaluations (an `onReceive` subscription).
+    var modifierState: AnyObject?
+
+    init(tree: RenderTree, parent: _NodeHandle?, view: any View, key: AnyHashable, environment: EnvironmentValues) {
+        self.tree = tree
+        self.parent = parent
+        self.view = view
+        self.key = key
+        self.environment = environment
+        identity = ChildIdentity(key: key, type: ObjectIdentifier(type(of: view)))
+        typeName = String(describing: type(of: view))
+        depth = (parent?.depth ?? -1) + 1
+        isPrimitive = view is any _PrimitiveView
+    }
+
+    // MARK: Storage
+
+    /// The storage object at `slot`, created on first use (node insertion).
+    func storage<T: AnyObject>(at slot: Int, create: () -> T) -> T {
+        if let existing = lock.withLock({ slots[slot] }) as? T { return existing }
+        let created = create()
+        lock.withLock { slots[slot] = created }
+        return created
+    }
+
+    /// Names a storage object for the log (`_value changed`).
+    func name(_ object: AnyObject, _ label: String) {
+        lock.withLock { names[ObjectIdentifier(object)] = label }
+    }
+
+    /// Connects the view's fields to this node (state, objects, environment). Reflection, once per
+    /// evaluation of a composite view.
+    func installDynamicProperties() {
+        guard !isPrimitive else { return }
+        for (index, child) in Mirror(reflecting: view).children.enumerated() {
+            guard let property = child.value as? any NodeInstallable else { continue }
+            property.install(on: self, slot: index, label: child.label ?? "_\(index)")
+        }
+    }
+
+    // MARK: Dependencies
+
+    func nextGeneration() -> Int {
+        lock.withLock {
+            generation += 1
+            return generation
+        }
+    }
+
+    /// Replaces the tracking of the previous evaluation by the one `token` holds.
+    func setTracking(_ token: AnyCancellable) {
+        let previous = lock.withLock { () -> AnyCancellable? in
+            defer { tracking = token }
+            return tracking
+        }
+        previous?.cancel()
+    }
+
+    /// A tracked property this node read changed.
+    func changed(_ event: TrackingEvent, generation: Int) {
+        let (current, label) = lock.withLock { (self.generation == generation, names[ObjectIdentifier(event.object)]) }
+        guard current else { return }
+        let name = label ?? "\(type(of: event.object)).\(event.propertyName ?? "property")"
+        tree.markDirty(self, cause: "\(name) changed")
+    }
+
+    /// Re-evaluate on any `objectWillChange` of `object` (object-level, as SwiftUI does for
+    /// `@ObservedObject`, `@StateObject` and `@EnvironmentObject`).
+    func observe<Object: ObservableObject>(_ object: Object, slot: Int, label: String) {
+        let id = ObjectIdentifier(object)
+        // A tracked read of the object's properties reports under the wrapper's name too: the
+        // object-level dependency already covers it.
+        name(object, label)
+        if lock.withLock({ objectSubscriptions[slot]?.object == id }) { return }
+        let token = object.objectWillChange.sink { [weak self] _ in
+            guard let self else { return }
+            self.tree.markDirty(self, cause: "\(label) changed")
+        }
+        let previous = lock.withLock { () -> AnyCancellable? in
+            defer { objectSubscriptions[slot] = (id, token) }
+            return objectSubscriptions[slot]?.token
+        }
+        previous?.cancel()
+    }
+
+    /// Records an environment value the view reads.
+    func readsEnvironment(label: String, read: @escaping (EnvironmentValues) -> Any) {
+        let value = read(environment)
+        lock.withLock { environmentReads[label] = (read, value) }
+    }
+
+    /// The environment reads that `environment` changes, as log causes.
+    func environmentChanges(to environment: EnvironmentValues) -> [String] {
+        let reads = lock.withLock { environmentReads }
+        return reads.compactMap { label, entry in
+            sameValue(entry.value, entry.read(environment)) ? nil : "\(label) changed"
+        }.sorted()
+    }
+
+    // MARK: Removal
+
+    /// Removes this node and everything below it: its state and state objects are released, its
+    /// subscriptions cancelled.
+    func detach() {
+        let (tracking, subscriptions, released) = lock.withLock {
+            () -> (AnyCancellable?, [AnyCancellable], [Int: AnyObject]) in
+            attached = false
+            defer {
+                self.tracking = nil
+                objectSubscriptions = [:]
+                slots = [:]
+                names = [:]
+            }
+            return (self.tracking, objectSubscriptions.values.map(\.token), slots)
+        }
+        tracking?.cancel()
+        subscriptions.forEach { $0.cancel() }
+        (modifierState as? AnyCancellable)?.cancel()
+        modifierState = nil
+        _ = released
+        children.forEach { $0.detach() }
+        children = []
+    }
+}
+
+/// Whether two values read from the environment are the same (`==` for `Equatable` values, the
+/// same object for classes; otherwise they count as changed).
+func sameValue(_ a: Any, _ b: Any) -> Bool {
+    if let a = a as? any Equatable { return a.isEqual(to: b) }
+    if Mirror(reflecting: a).displayStyle == .class { return (a as AnyObject) === (b as AnyObject) }
+    return false
+}

@@ -1,0 +1,351 @@
+import Foundation
+
+/// A headless render tree: it evaluates view bodies, keeps each view's state in a node identified
+/// by the view's place in the tree, and re-evaluates exactly the bodies whose dependencies changed.
+///
+/// ```swift
+/// struct Counter: View {
+///     @State private var value = 0
+///     var body: some View {
+///         Button("Count: \(value)") { value += 1 }
+///     }
+/// }
+/// let tree = RenderTree(Counter())
+/// tree.tap("Count: 0")
+/// tree.texts            // ["Count: 1"]
+/// tree.log              // ["Counter: @identity", "Counter: _value changed"]
+/// ```
+///
+/// - Identity: a node is its parent's node plus the child's position (or its `ForEach`/`.id(_:)`
+///   id, or its `if` branch) and its view type. A new identity inserts a new node (fresh state);
+///   a removed one releases its state and `StateObject`s.
+/// - Dependencies: `@State` and tracked properties (`@Published`, `TrackingRegistrar`) a body
+///   reads, at property level; `@ObservedObject`/`@StateObject`/`@EnvironmentObject` at object
+///   level (any `objectWillChange`); `@Environment` values; the view's own inputs (`@self`).
+/// - Updates wait for ``flush()`` (the turn of the run loop SwiftUI waits for); the interactions
+///   (``tap(_:)``, ``type(_:into:)``, ``focus(_:)``, ``toggle(_:)``) flush by themselves.
+/// - Diagnostics, like SwiftUI's `Self._printChanges()`: every composite body evaluation is logged
+///   with why (`@identity`, `@self`, the changed dependencies).
+///
+/// Use a tree from one thread at a time; models may change on any thread (they only mark nodes).
+public final class RenderTree: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Nodes waiting for re-evaluation, with the causes gathered so far. Guarded by `lock`.
+    private var dirty: [ObjectIdentifier: (node: _NodeHandle, causes: [String])] = [:]
+    private var entries: [String] = []
+    private var counts: [String: Int] = [:]
+    private var afterPass: [() -> Void] = []
+    private var pass = 0
+    private(set) var root: _NodeHandle!
+
+    /// Print each evaluation as it happens, like `Self._printChanges()`.
+    public var printsChanges = false
+
+    /// Inserts `view` as the root and evaluates everything below it.
+    public init(_ view: some View, environment: EnvironmentValues = EnvironmentValues()) {
+        root = _NodeHandle(tree: self, parent: nil, view: view, key: "root", environment: environment)
+        pass += 1
+        evaluate(root, reasons: ["@identity"])
+        runAfterPass()
+        flush()
+    }
+
+    // MARK: Diagnostics
+
+    /// Every composite body evaluation so far, as `"Counter: @identity"`,
+    /// `"Counter: _value changed"`, `"CountView: @self changed"`.
+    public var log: [String] { lock.withLock { entries } }
+
+    /// Forgets the log (counts are kept).
+    public func clearLog() { lock.withLock { entries = [] } }
+
+    /// How many times bodies of views of this type name were evaluated.
+    public func evaluations(of typeName: String) -> Int { lock.withLock { counts[typeName] ?? 0 } }
+
+    /// The texts the tree shows now, depth first (texts, and `[title: value]` for fields and toggles).
+    public var texts: [String] {
+        var result: [String] = []
+        func walk(_ node: _NodeHandle) {
+            if let text = (node.view as? any _PrimitiveView)?._text { result.append(text) }
+            node.children.forEach(walk)
+        }
+        walk(root)
+        return result
+    }
+
+    /// An indented outline of the tree: one line per node, with what it shows.
+    public func dump() -> String {
+        var lines: [String] = []
+        func walk(_ node: _NodeHandle, _ depth: Int) {
+            let text = (node.view as? any _PrimitiveView)?._text.map { " \"\($0)\"" } ?? ""
+            lines.append(String(repeating: "  ", count: depth) + node.typeName + text)
+            node.children.forEach { walk($0, depth + 1) }
+        }
+        walk(root, 0)
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: Updates
+
+    /// Replaces the root view (a parent handing new inputs to it): the root re-evaluates (`@self`)
+    /// if the new view differs, and the tree is flushed.
+    public func update(_ view: some View) {
+        let previous = root.view
+        root.view = view
+        if viewsDiffer(previous, view) { markDirty(root, cause: "@self changed") }
+        flush()
+    }
+
+    /// Re-evaluates every node whose dependencies changed, parents before children, until nothing
+    /// is left (at most 100 passes: a body that changes its own dependencies stops there).
+    public func flush() {
+        var passes = 0
+        while passes < 100 {
+            let batch = lock.withLock { () -> [(node: _NodeHandle, causes: [String])] in
+                defer { dirty = [:] }
+                return Array(dirty.values)
+            }
+            if batch.isEmpty { return }
+            passes += 1
+            pass += 1
+            for (node, causes) in batch.sorted(by: { $0.node.depth < $1.node.depth }) {
+                guard node.attached, node.evaluatedInPass != pass else { continue }
+                evaluate(node, reasons: causes)
+            }
+            runAfterPass()
+        }
+        FileHandle.standardError.write(Data("RippleUI warning: flush stopped after 100 passes (a body keeps changing what it reads)\n".utf8))
+    }
+
+    func markDirty(_ node: _NodeHandle, cause: String) {
+        lock.withLock {
+            guard node.attached else { return }
+            let key = ObjectIdentifier(node)
+            var entry = dirty[key] ?? (node, [])
+            if !entry.causes.contains(cause) { entry.causes.append(cause) }
+            dirty[key] = entry
+        }
+    }
+
+    private func takeCauses(_ node: _NodeHandle) -> [String] {
+        lock.withLock { dirty.removeValue(forKey: ObjectIdentifier(node))?.causes ?? [] }
+    }
+
+    /// Runs `action` once the current pass has finished evaluating (`onChange` actions).
+    func afterThisPass(_ action: @escaping () -> Void) {
+        lock.withLock { afterPass.append(action) }
+    }
+
+    private func runAfterPass() {
+        while true {
+            let actions = lock.withLock { () -> [() -> Void] in
+                defer { afterPass = [] }
+                return afterPass
+            }
+            if actions.isEmpty { return }
+            actions.forEach { $0() }
+        }
+    }
+
+    // MARK: Evaluation
+
+    private func evaluate(_ node: _NodeHandle, reasons: [String]) {
+        node.evaluatedInPass = pass
+        let previousView = node.lastEvaluatedView
+        node.lastEvaluatedView = node.view
+        node.installDynamicProperties()
+        let generation = node.nextGeneration()
+        let view = node.view
+        var environment = node.environment
+        let children: [_Child]
+        if let primitive = view as? any _PrimitiveView {
+            var listed: [_Child] = []
+            node.setTracking(
+                track({ listed = primitive._children() }, phase: .willSet) { [weak node] event in
+                    node?.changed(event, generation: generation)
+                })
+            children = listed
+            primitive._applyEnvironment(to: &environment)
+            updatePrimitive(primitive, node: node, previous: previousView)
+        } else {
+            let typeName = node.typeName
+            let line = "\(typeName): " + reasons.joined(separator: ", ")
+            lock.withLock {
+                entries.append(line)
+                counts[typeName, default: 0] += 1
+            }
+            if printsChanges { print(line) }
+            var body: (any View)?
+            node.setTracking(
+                track({ body = evaluateBody(view) }, phase: .willSet) { [weak node] event in
+                    node?.changed(event, generation: generation)
+                })
+            children = [_Child(body!, key: 0)]
+        }
+        reconcile(node, children: children, environment: environment)
+    }
+
+    private func updatePrimitive<P: _PrimitiveView>(_ view: P, node: _NodeHandle, previous: (any View)?) {
+        view._update(node: node, previous: previous as? P)
+    }
+
+    private func evaluateBody<V: View>(_ view: V) -> any View { view.body }
+
+    private func reconcile(_ node: _NodeHandle, children: [_Child], environment: EnvironmentValues) {
+        var existing: [ChildIdentity: _NodeHandle] = [:]
+        for child in node.children { existing[child.identity] = child }
+        var kept: [_NodeHandle] = []
+        var toEvaluate: [(_NodeHandle, [String])] = []
+        for child in children {
+            let identity = ChildIdentity(key: child.key, type: ObjectIdentifier(Swift.type(of: child.view)))
+            if let match = existing.removeValue(forKey: identity) {
+                let previous = match.view
+                match.view = child.view
+                var reasons: [String] = []
+                if match.isPrimitive || viewsDiffer(previous, child.view) { reasons.append("@self changed") }
+                reasons += match.environmentChanges(to: environment)
+                match.environment = environment
+                if !reasons.isEmpty { toEvaluate.append((match, reasons)) }
+                kept.append(match)
+            } else {
+                let created = _NodeHandle(tree: self, parent: node, view: child.view, key: child.key, environment: environment)
+                kept.append(created)
+                toEvaluate.append((created, ["@identity"]))
+            }
+        }
+        for removed in existing.values { removed.detach() }
+        node.children = kept
+        for (child, reasons) in toEvaluate {
+            evaluate(child, reasons: reasons + takeCauses(child).filter { !reasons.contains($0) })
+        }
+    }
+
+    // MARK: Interactions
+
+    /// Finds the first node whose view satisfies `match`, depth first.
+    private func find(_ match: (_NodeHandle) -> Bool) -> _NodeHandle? {
+        func walk(_ node: _NodeHandle) -> _NodeHandle? {
+            if match(node) { return node }
+            for child in node.children { if let found = walk(child) { return found } }
+            return nil
+        }
+        return walk(root)
+    }
+
+    private func textsBelow(_ node: _NodeHandle) -> [String] {
+        var result: [String] = []
+        func walk(_ node: _NodeHandle) {
+            if let text = (node.view as? any _PrimitiveView)?._text { result.append(text) }
+            node.children.forEach(walk)
+        }
+        walk(node)
+        return result
+    }
+
+    /// Taps the first button whose label shows `title` (exactly, or as its prefix), then flushes.
+    /// Traps if there is none, naming the texts on screen.
+    public func tap(_ title: String) {
+        guard
+            let node = find({ node in
+                node.view is any _ButtonView && textsBelow(node).contains { $0 == title || $0.hasPrefix(title) }
+            }),
+            let button = node.view as? any _ButtonView
+        else { fatalError("RenderTree.tap: no button \"\(title)\" among \(texts)") }
+        button._tap()
+        flush()
+    }
+
+    private func field(_ title: String) -> TextField {
+        guard let node = find({ ($0.view as? TextField)?.title == title }), let field = node.view as? TextField else {
+            fatalError("RenderTree: no text field \"\(title)\" among \(texts)")
+        }
+        return field
+    }
+
+    /// Focuses the text field titled `title`. Like SwiftUI's, the field writes its current text back
+    /// through its binding.
+    public func focus(_ title: String) {
+        let binding = field(title).text
+        binding.wrappedValue = binding.wrappedValue
+        flush()
+    }
+
+    /// Types `text` into the text field titled `title` (the whole new content). Like SwiftUI's, the
+    /// field writes the edit through its binding twice.
+    public func type(_ text: String, into title: String) {
+        let binding = field(title).text
+        binding.wrappedValue = text
+        binding.wrappedValue = text
+        flush()
+    }
+
+    /// Flips the toggle titled `title`.
+    public func toggle(_ title: String) {
+        guard let node = find({ ($0.view as? Toggle)?.title == title }), let toggle = node.view as? Toggle else {
+            fatalError("RenderTree.toggle: no toggle \"\(title)\" among \(texts)")
+        }
+        toggle.isOn.wrappedValue.toggle()
+        flush()
+    }
+}
+
+/// A button, for ``RenderTree/tap(_:)``.
+protocol _ButtonView {
+    func _tap()
+}
+
+extension Button: _ButtonView {
+    func _tap() { action() }
+}
+
+/// A child's identity among its siblings: its key and its view type.
+struct ChildIdentity: Hashable {
+    let key: AnyHashable
+    let type: ObjectIdentifier
+}
+
+/// Whether a re-created view differs from the previous one: `==` when the view is `Equatable`;
+/// otherwise field by field — equal values, the same objects, the same bindings; state, state
+/// objects and environment readers are the node's, not the view's, and do not count.
+func viewsDiffer(_ old: any View, _ new: any View) -> Bool {
+    if let old = old as? any Equatable { return !old.isEqual(to: new) }
+    let oldFields = Mirror(reflecting: old).children.map(\.value)
+    let newFields = Mirror(reflecting: new).children.map(\.value)
+    guard oldFields.count == newFields.count else { return true }
+    for (a, b) in zip(oldFields, newFields) where fieldDiffers(a, b) {
+        return true
+    }
+    return false
+}
+
+private func fieldDiffers(_ a: Any, _ b: Any) -> Bool {
+    if a is NodeInstallable, !(a is any ObservedObjectField) { return false }
+    if let a = a as? any ObservedObjectField, let b = b as? any ObservedObjectField {
+        return a.objectIdentity != b.objectIdentity
+    }
+    if let a = a as? any BindingField, let b = b as? any BindingField {
+        guard let left = a.bindingIdentity, let right = b.bindingIdentity else { return true }
+        return left != right
+    }
+    if let a = a as? any Equatable { return !a.isEqual(to: b) }
+    if Mirror(reflecting: a).displayStyle == .class {
+        return (a as AnyObject) !== (b as AnyObject)
+    }
+    return true
+}
+
+protocol ObservedObjectField {
+    var objectIdentity: ObjectIdentifier { get }
+}
+
+extension ObservedObject: ObservedObjectField {
+    var objectIdentity: ObjectIdentifier { ObjectIdentifier(wrappedValue) }
+}
+
+protocol BindingField {
+    var bindingIdentity: AnyHashable? { get }
+}
+
+extension Binding: BindingField {
+    var bindingIdentity: AnyHashable? { identity }
+}

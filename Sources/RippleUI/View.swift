@@ -1,0 +1,221 @@
+@_exported import Ripple
+
+/// A piece of user interface, described as a value: SwiftUI's `View`, headless.
+///
+/// A view's `body` describes its children. A ``RenderTree`` evaluates bodies, keeps each view's
+/// state in a node identified by the view's place in the tree, and re-evaluates exactly the bodies
+/// whose dependencies changed. Nothing is drawn: the tree records what each body produced, so
+/// tests and the Playground can read texts, tap buttons and type into fields.
+public protocol View {
+    /// The type of view representing the body of this view.
+    associatedtype Body: View
+
+    /// The content and behavior of the view.
+    @ViewBuilder var body: Body { get }
+}
+
+extension Never: View {
+    public typealias Body = Never
+    public var body: Never { fatalError("Never has no body") }
+}
+
+/// Views that the render tree handles itself (containers, controls, modifiers): they have no
+/// body; they list their children and may do something when their node is evaluated.
+public protocol _PrimitiveView: View where Body == Never {
+    /// The views this view contains, each with the identity it has among its siblings.
+    func _children() -> [_Child]
+    /// What this view shows, for the tree's text dump (`nil`: nothing of its own).
+    var _text: String? { get }
+    /// Called when the node is first inserted (`previous == nil`) and each time it is updated.
+    func _update(node: _NodeHandle, previous: Self?)
+    /// Changes the environment its children see (environment modifiers).
+    func _applyEnvironment(to environment: inout EnvironmentValues)
+}
+
+extension _PrimitiveView {
+    public var body: Never { fatalError("\(Self.self) is a primitive view and has no body") }
+    public func _children() -> [_Child] { [] }
+    public var _text: String? { nil }
+    public func _update(node: _NodeHandle, previous: Self?) {}
+    public func _applyEnvironment(to environment: inout EnvironmentValues) {}
+}
+
+/// A child of a primitive view, with the identity component it has among its siblings.
+public struct _Child {
+    public var view: any View
+    /// Structural position, or an explicit id (`ForEach`, `.id(_:)`), or a branch of an `if`.
+    public var key: AnyHashable
+
+    public init(_ view: any View, key: AnyHashable) {
+        self.view = view
+        self.key = key
+    }
+}
+
+// MARK: Builders and structural views
+
+/// SwiftUI's result builder for view bodies.
+@resultBuilder
+public enum ViewBuilder {
+    public static func buildExpression<V: View>(_ view: V) -> V { view }
+    public static func buildBlock() -> EmptyView { EmptyView() }
+    public static func buildBlock<V: View>(_ view: V) -> V { view }
+    public static func buildBlock<each V: View>(_ views: repeat each V) -> TupleView {
+        var children: [any View] = []
+        repeat children.append(each views)
+        return TupleView(children)
+    }
+    public static func buildOptional<V: View>(_ view: V?) -> V? { view }
+    public static func buildEither<T: View, F: View>(first: T) -> _ConditionalContent<T, F> { .init(.first(first)) }
+    public static func buildEither<T: View, F: View>(second: F) -> _ConditionalContent<T, F> { .init(.second(second)) }
+    public static func buildLimitedAvailability<V: View>(_ view: V) -> V { view }
+}
+
+/// Several views in a row, each identified by its position.
+public struct TupleView: _PrimitiveView {
+    public let children: [any View]
+    public init(_ children: [any View]) { self.children = children }
+    public func _children() -> [_Child] {
+        children.enumerated().map { _Child($1, key: $0) }
+    }
+}
+
+/// The two branches of an `if`/`else`: each branch has an identity of its own, so switching
+/// branches replaces the node (and its state), as in SwiftUI.
+public struct _ConditionalContent<TrueContent: View, FalseContent: View>: _PrimitiveView {
+    public enum Storage {
+        case first(TrueContent)
+        case second(FalseContent)
+    }
+    public let storage: Storage
+    public init(_ storage: Storage) { self.storage = storage }
+    public func _children() -> [_Child] {
+        switch storage {
+        case .first(let view): [_Child(view, key: "true")]
+        case .second(let view): [_Child(view, key: "false")]
+        }
+    }
+}
+
+extension Optional: View where Wrapped: View {
+    public typealias Body = Never
+}
+
+extension Optional: _PrimitiveView where Wrapped: View {
+    public func _children() -> [_Child] {
+        map { [_Child($0, key: "some")] } ?? []
+    }
+}
+
+/// A view that shows nothing.
+public struct EmptyView: _PrimitiveView {
+    public init() {}
+}
+
+/// A container that groups views without adding structure of its own.
+public struct Group<Content: View>: _PrimitiveView {
+    public let content: Content
+    public init(@ViewBuilder content: () -> Content) { self.content = content() }
+    public func _children() -> [_Child] { [_Child(content, key: 0)] }
+}
+
+/// A vertical stack (headless: a container).
+public struct VStack<Content: View>: _PrimitiveView {
+    public let content: Content
+    public init(@ViewBuilder content: () -> Content) { self.content = content() }
+    public func _children() -> [_Child] { [_Child(content, key: 0)] }
+}
+
+/// A horizontal stack (headless: a container).
+public struct HStack<Content: View>: _PrimitiveView {
+    public let content: Content
+    public init(@ViewBuilder content: () -> Content) { self.content = content() }
+    public func _children() -> [_Child] { [_Child(content, key: 0)] }
+}
+
+/// A view per element of a collection, each identified by its id (SwiftUI's `ForEach`).
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: _PrimitiveView {
+    public let data: Data
+    public let id: KeyPath<Data.Element, ID>
+    public let content: (Data.Element) -> Content
+
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+        self.data = data
+        self.id = id
+        self.content = content
+    }
+
+    public func _children() -> [_Child] {
+        data.map { _Child(content($0), key: AnyHashable($0[keyPath: id])) }
+    }
+}
+
+extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
+    public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
+        self.init(data, id: \.id, content: content)
+    }
+}
+
+extension ForEach where Data == Range<Int>, ID == Int {
+    public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
+        self.init(data, id: \.self, content: content)
+    }
+}
+
+// MARK: Controls
+
+/// Text. The tree's dump shows it; tests find views by it.
+public struct Text: _PrimitiveView, Equatable {
+    public let content: String
+    public init(_ content: String) { self.content = content }
+    public var _text: String? { content }
+}
+
+/// A control that performs an action when tapped (``RenderTree/tap(_:)``).
+public struct Button<Label: View>: _PrimitiveView {
+    public let action: () -> Void
+    public let label: Label
+
+    public init(action: @escaping () -> Void, @ViewBuilder label: () -> Label) {
+        self.action = action
+        self.label = label()
+    }
+
+    public func _children() -> [_Child] { [_Child(label, key: 0)] }
+}
+
+extension Button where Label == Text {
+    public init(_ title: String, action: @escaping () -> Void) {
+        self.init(action: action) { Text(title) }
+    }
+}
+
+/// A text input bound to a string (``RenderTree/focus(_:)`` and ``RenderTree/type(_:into:)``).
+///
+/// It behaves as SwiftUI's does towards its binding: gaining focus writes the current text back
+/// through the binding, and every edit is written twice (the text, then the same text again as
+/// the field commits its marked text) — the behaviour seed 003 ran into.
+public struct TextField: _PrimitiveView {
+    public let title: String
+    public let text: Binding<String>
+
+    public init(_ title: String, text: Binding<String>) {
+        self.title = title
+        self.text = text
+    }
+
+    public var _text: String? { "[\(title): \(text.wrappedValue)]" }
+}
+
+/// A switch bound to a Boolean (``RenderTree/toggle(_:)``).
+public struct Toggle: _PrimitiveView {
+    public let title: String
+    public let isOn: Binding<Bool>
+
+    public init(_ title: String, isOn: Binding<Bool>) {
+        self.title = title
+        self.isOn = isOn
+    }
+
+    public var _text: String? { "[\(title): \(isOn.wrappedValue ? "on" : "off")]" }
+}

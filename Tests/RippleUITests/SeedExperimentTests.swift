@@ -1,0 +1,357 @@
+import Foundation
+import RippleUI
+import Testing
+
+// The seeds' experiments, asserted: which bodies ran, how many times, with which values.
+
+// MARK: Seed 000 — @State lives in the node; the initializer only sets the initial value
+
+struct Counter: View {
+    @State private var value: Int
+
+    init(start: Int) { _value = State(initialValue: start) }
+
+    var body: some View {
+        Button("Count: \(value)") { value += 1 }
+    }
+}
+
+struct CounterParent: View {
+    @State private var start = 5
+    var body: some View {
+        VStack {
+            Counter(start: start)
+            Button("Start at 10") { start = 10 }
+        }
+    }
+}
+
+@Suite struct StateSeedTests {
+    // Rule 44
+    @Test func initialValueIsUsedOnlyOnInsertion() {
+        let tree = RenderTree(CounterParent())
+        #expect(tree.texts == ["Count: 5", "Start at 10"])
+        tree.tap("Count: 5")
+        #expect(tree.texts == ["Count: 6", "Start at 10"])
+        tree.tap("Start at 10")
+        // The parent re-ran with a new initial value; the counter kept its node and its state.
+        #expect(tree.texts == ["Count: 6", "Start at 10"])
+        #expect(tree.log == [
+            "CounterParent: @identity", "Counter: @identity", "Counter: _value changed", "CounterParent: _start changed",
+        ])
+    }
+
+    @Test func aNewIdentityStartsFresh() {
+        struct Keyed: View {
+            @State var generation = 0
+            var body: some View {
+                VStack {
+                    Counter(start: 1).id(generation)
+                    Button("Replace") { generation += 1 }
+                }
+            }
+        }
+        let tree = RenderTree(Keyed())
+        tree.tap("Count: 1")
+        #expect(tree.texts.first == "Count: 2")
+        tree.tap("Replace")
+        #expect(tree.texts.first == "Count: 1")
+        #expect(tree.log.suffix(2) == ["Keyed: _generation changed", "Counter: @identity"])
+    }
+}
+
+// MARK: Seed 002 — @ObservedObject resets when the parent re-renders; @StateObject survives
+
+final class CountViewModel: ObservableObject {
+    @Published var count = 0
+    func addCount() { count += 1 }
+}
+
+struct ObservedCountView: View {
+    @ObservedObject var viewModel = CountViewModel()
+    let rootCount: Int
+    var body: some View {
+        VStack {
+            Text("Root: \(rootCount)")
+            Text("Count: \(viewModel.count)")
+            Button("Counter Add") { viewModel.addCount() }
+        }
+    }
+}
+
+struct OwnedCountView: View {
+    @StateObject var viewModel = CountViewModel()
+    let rootCount: Int
+    var body: some View {
+        VStack {
+            Text("Root: \(rootCount)")
+            Text("Count: \(viewModel.count)")
+            Button("Counter Add") { viewModel.addCount() }
+        }
+    }
+}
+
+struct RootView<Child: View>: View {
+    @State private var rootCount = 0
+    let child: (Int) -> Child
+    var body: some View {
+        VStack {
+            child(rootCount)
+            Button("Root Add") { rootCount += 1 }
+        }
+    }
+}
+
+@Suite struct ObjectSeedTests {
+    // Rule 45: the observed object is re-created with the view; the count resets.
+    @Test func observedObjectResetsWhenTheParentReRenders() {
+        let tree = RenderTree(RootView { ObservedCountView(rootCount: $0) })
+        tree.tap("Counter Add")
+        tree.tap("Counter Add")
+        #expect(tree.texts.prefix(2) == ["Root: 0", "Count: 2"])
+        tree.tap("Root Add")
+        #expect(tree.texts.prefix(2) == ["Root: 1", "Count: 0"])
+        #expect(tree.log.suffix(2) == ["RootView<ObservedCountView>: _rootCount changed", "ObservedCountView: @self changed"])
+    }
+
+    // Rule 45: the state object is created once per node identity and survives.
+    @Test func stateObjectSurvivesTheParentsReRender() {
+        let created = Locked(0)
+        final class Counting: ObservableObject {
+            @Published var count = 0
+            init(_ created: Locked<Int>) { created.withLock { $0 += 1 } }
+        }
+        struct View1: View {
+            @StateObject var model: Counting
+            let root: Int
+            init(root: Int, created: Locked<Int>) {
+                self.root = root
+                _model = StateObject(wrappedValue: Counting(created))
+            }
+            var body: some View {
+                VStack {
+                    Text("Root: \(root) Count: \(model.count)")
+                    Button("Counter Add") { model.count += 1 }
+                }
+            }
+        }
+        let tree = RenderTree(RootView { View1(root: $0, created: created) })
+        tree.tap("Counter Add")
+        tree.tap("Counter Add")
+        tree.tap("Root Add")
+        #expect(tree.texts.first == "Root: 1 Count: 2")
+        #expect(created.current == 1)  // the autoclosure ran once
+    }
+
+    @Test func stateObjectCountSurvivesTooInTheSeedsShape() {
+        let tree = RenderTree(RootView { OwnedCountView(rootCount: $0) })
+        tree.tap("Counter Add")
+        tree.tap("Counter Add")
+        tree.tap("Root Add")
+        #expect(tree.texts.prefix(2) == ["Root: 1", "Count: 2"])
+    }
+
+    // Node removal releases the state object; re-insertion starts fresh.
+    @Test func removalReleasesStateAndReinsertionStartsFresh() {
+        weak var weakModel: CountViewModel?
+        struct Switcher: View {
+            @State var shown = true
+            let onModel: (CountViewModel) -> Void
+            var body: some View {
+                VStack {
+                    if shown { Holder(onModel: onModel) }
+                    Button("Switch") { shown.toggle() }
+                }
+            }
+        }
+        struct Holder: View {
+            @StateObject var model = CountViewModel()
+            let onModel: (CountViewModel) -> Void
+            var body: some View {
+                onModel(model)
+                return Button("Add \(model.count)") { model.addCount() }
+            }
+        }
+        let tree = RenderTree(Switcher(onModel: { weakModel = $0 }))
+        tree.tap("Add 0")
+        #expect(tree.texts.first == "Add 1")
+        #expect(weakModel != nil)
+        tree.tap("Switch")
+        #expect(weakModel == nil)
+        #expect(tree.texts == ["Switch"])
+        tree.tap("Switch")
+        #expect(tree.texts.first == "Add 0")
+    }
+}
+
+// MARK: Seed 000 — apples and peaches: object-level push vs property-level pull
+
+final class Basket: ObservableObject {
+    @Published var apples = 0
+    @Published var peaches = 0
+}
+
+struct PushAppleView: View {
+    @ObservedObject var basket: Basket
+    var body: some View { Text("Apples: \(basket.apples)") }
+}
+
+struct PushPeachView: View {
+    @ObservedObject var basket: Basket
+    var body: some View { Text("Peaches: \(basket.peaches)") }
+}
+
+struct PullAppleView: View {
+    @Bindable var basket: Basket
+    var body: some View { Text("Apples: \(basket.apples)") }
+}
+
+struct PullPeachView: View {
+    @Bindable var basket: Basket
+    var body: some View { Text("Peaches: \(basket.peaches)") }
+}
+
+struct Fruit: View {
+    let basket: Basket
+    let pull: Bool
+    var body: some View {
+        VStack {
+            if pull {
+                PullAppleView(basket: basket)
+                PullPeachView(basket: basket)
+            } else {
+                PushAppleView(basket: basket)
+                PushPeachView(basket: basket)
+            }
+        }
+    }
+}
+
+@Suite struct ApplesAndPeachesTests {
+    // Rule 47, push: @ObservedObject re-runs both views.
+    @Test func observedObjectReRunsBoth() {
+        let basket = Basket()
+        let tree = RenderTree(Fruit(basket: basket, pull: false))
+        tree.clearLog()
+        basket.peaches += 1
+        tree.flush()
+        #expect(tree.log.sorted() == ["PushAppleView: _basket changed", "PushPeachView: _basket changed"])
+        #expect(tree.texts == ["Apples: 0", "Peaches: 1"])
+    }
+
+    // Rule 47, pull: @Bindable (property-level tracking) re-runs only the peach view.
+    @Test func bindableReRunsOnlyWhatWasRead() {
+        let basket = Basket()
+        let tree = RenderTree(Fruit(basket: basket, pull: true))
+        tree.clearLog()
+        basket.peaches += 1
+        tree.flush()
+        #expect(tree.log == ["PullPeachView: Basket.peaches changed"])
+        basket.apples += 1
+        tree.flush()
+        #expect(tree.log == ["PullPeachView: Basket.peaches changed", "PullAppleView: Basket.apples changed"])
+        #expect(tree.evaluations(of: "PullAppleView") == 2)
+    }
+}
+
+// MARK: Seed 003 — a view-model binding's setter fires on focus and twice per change
+
+final class TypingViewModel: ObservableObject, @unchecked Sendable {
+    @Published private(set) var description = ""
+    var setterCalls = 0
+
+    /// The seed's binding: every write goes through.
+    var descriptionBinding: Binding<String> {
+        Binding { self.description } set: {
+            self.setterCalls += 1
+            self.description = $0
+        }
+    }
+
+    /// The fix: compare before writing.
+    var comparingBinding: Binding<String> {
+        Binding { self.description } set: { newValue in
+            guard newValue != self.description else { return }
+            self.setterCalls += 1
+            self.description = newValue
+        }
+    }
+}
+
+@Suite struct BindingSeedTests {
+    struct Form: View {
+        @ObservedObject var model: TypingViewModel
+        let fixed: Bool
+        var body: some View {
+            TextField("Description", text: fixed ? model.comparingBinding : model.descriptionBinding)
+        }
+    }
+
+    @Test func viewModelBindingFiresOnFocusAndTwicePerChange() {
+        let model = TypingViewModel()
+        let tree = RenderTree(Form(model: model, fixed: false))
+        tree.focus("Description")
+        #expect(model.setterCalls == 1)  // nothing changed, yet the setter ran
+        tree.type("a", into: "Description")
+        #expect(model.setterCalls == 3)  // one change, two calls
+    }
+
+    // Rule 46: the fix — an equal value is not a change.
+    @Test func comparingSetterReportsEachChangeOnce() {
+        let model = TypingViewModel()
+        let tree = RenderTree(Form(model: model, fixed: true))
+        tree.focus("Description")
+        tree.type("a", into: "Description")
+        #expect(model.setterCalls == 1)
+        #expect(tree.texts == ["[Description: a]"])
+    }
+
+    // Rule 46: Ripple's own projections skip equal writes.
+    @Test func stateBindingSkipsEqualWrites() {
+        struct Field: View {
+            @State var text = ""
+            var body: some View {
+                VStack {
+                    TextField("Name", text: $text)
+                    Text("Hello, \(text)")
+                }
+            }
+        }
+        let tree = RenderTree(Field())
+        tree.focus("Name")
+        // Focus wrote the same text back: not a change, no re-evaluation.
+        #expect(tree.evaluations(of: "Field") == 1)
+        tree.type("Ada", into: "Name")
+        #expect(tree.log == ["Field: @identity", "Field: _text changed"])
+        #expect(tree.texts == ["[Name: Ada]", "Hello, Ada"])
+    }
+
+    @Test func objectBindingSkipsEqualWrites() {
+        final class Profile: ObservableObject {
+            @Published var name = "Ada"
+        }
+        struct Editor: View {
+            @ObservedObject var profile: Profile
+            var body: some View { TextField("Name", text: $profile.name) }
+        }
+        let profile = Profile()
+        let changes = Locked(0)
+        let token = profile.objectWillChange.sink { changes.withLock { $0 += 1 } }
+        let tree = RenderTree(Editor(profile: profile))
+        tree.focus("Name")
+        #expect(changes.current == 0)
+        tree.type("Grace", into: "Name")
+        #expect(changes.current == 1)  // two writes of the same new value: one change
+        #expect(profile.name == "Grace")
+        token.cancel()
+    }
+}
+
+/// A value behind a lock (tests).
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
+    var current: Value { lock.withLock { value } }
+}
