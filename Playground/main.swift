@@ -7,6 +7,11 @@ let chapters: [Chapter] = [
     ObservableObjectChapter(),
     PushVsPullChapter(),
     SearchAsYouTypeChapter(),
+    StateChapter(),
+    ObjectOwnershipChapter(),
+    ViewsPushPullChapter(),
+    ViewModelBindingChapter(),
+    EnvironmentChapter(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

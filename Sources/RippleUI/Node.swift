@@ -14,6 +14,9 @@ public final class _NodeHandle: @unchecked Sendable {
     let identity: ChildIdentity
     let typeName: String
     let depth: Int
+    /// Creation order: with depth, the order a flush evaluates nodes in (parents first, then
+    /// siblings in the order they were inserted).
+    let order: Int
     let isPrimitive: Bool
     var children: [_NodeHandle] = []
     var environment: EnvironmentValues
@@ -43,6 +46,7 @@ public final class _NodeHandle: @unchecked Sendable {
         identity = ChildIdentity(key: key, type: ObjectIdentifier(type(of: view)))
         typeName = String(describing: type(of: view))
         depth = (parent?.depth ?? -1) + 1
+        order = tree.nextNodeOrder()
         isPrimitive = view is any _PrimitiveView
     }
 

@@ -36,6 +36,7 @@ public final class RenderTree: @unchecked Sendable {
     private var counts: [String: Int] = [:]
     private var afterPass: [() -> Void] = []
     private var pass = 0
+    private var nodesCreated = 0
     private(set) var root: _NodeHandle!
 
     /// Print each evaluation as it happens, like `Self._printChanges()`.
@@ -108,13 +109,20 @@ public final class RenderTree: @unchecked Sendable {
             if batch.isEmpty { return }
             passes += 1
             pass += 1
-            for (node, causes) in batch.sorted(by: { $0.node.depth < $1.node.depth }) {
+            for (node, causes) in batch.sorted(by: { ($0.node.depth, $0.node.order) < ($1.node.depth, $1.node.order) }) {
                 guard node.attached, node.evaluatedInPass != pass else { continue }
                 evaluate(node, reasons: causes)
             }
             runAfterPass()
         }
         FileHandle.standardError.write(Data("RippleUI warning: flush stopped after 100 passes (a body keeps changing what it reads)\n".utf8))
+    }
+
+    func nextNodeOrder() -> Int {
+        lock.withLock {
+            nodesCreated += 1
+            return nodesCreated
+        }
     }
 
     func markDirty(_ node: _NodeHandle, cause: String) {

@@ -107,6 +107,15 @@ extension Optional: _PrimitiveView where Wrapped: View {
     }
 }
 
+/// A type-erased view (SwiftUI's `AnyView`). When the wrapped view's type changes, its node is
+/// replaced.
+public struct AnyView: _PrimitiveView {
+    let content: any View
+    public init<V: View>(_ view: V) { content = view }
+    public init(erasing view: any View) { content = view }
+    public func _children() -> [_Child] { [_Child(content, key: 0)] }
+}
+
 /// A view that shows nothing.
 public struct EmptyView: _PrimitiveView {
     public init() {}

@@ -1,0 +1,279 @@
+import RippleUI
+
+// Chapters 5–9: the seeds' SwiftUI data-flow experiments, run on RippleUI's headless render tree.
+// Each prints what the screen shows and the `_printChanges`-style log of which bodies ran and why.
+
+private func showTree(_ tree: RenderTree, _ note: String) {
+    show("\(note): \(tree.texts.joined(separator: " | "))")
+}
+
+private func showLog(_ tree: RenderTree) {
+    for line in tree.log { show("  body: \(line)") }
+    tree.clearLog()
+}
+
+// MARK: Chapter 5 — seed 000: @State lives in the node
+
+private struct Counter: View {
+    @State private var value: Int
+    init(start: Int) { _value = State(initialValue: start) }
+    var body: some View {
+        Button("Count: \(value)") { value += 1 }
+    }
+}
+
+private struct CounterParent: View {
+    @State private var start = 5
+    var body: some View {
+        VStack {
+            Counter(start: start)
+            Button("Start at 10") { start = 10 }
+        }
+    }
+}
+
+struct StateChapter: Chapter {
+    let title = "@State lives in the render tree (seed 000)"
+    let summary = """
+        A Counter's @State gets its initial value from its initializer. The value lives in the render
+        node, so once the node exists, a new initial value from the parent is ignored.
+        """
+
+    func run() async {
+        let tree = RenderTree(CounterParent())
+        showTree(tree, "inserted")
+        showLog(tree)
+        tree.tap("Count: 5")
+        showTree(tree, "tapped the counter")
+        showLog(tree)
+        tree.tap("Start at 10")
+        showTree(tree, "parent now passes 10")
+        showLog(tree)
+        show("(the parent re-ran; Counter kept its node and its value: the initializer only sets the initial value)")
+    }
+}
+
+// MARK: Chapter 6 — seed 002: ObservedObject resets, StateObject survives
+
+private final class CountViewModel: ObservableObject {
+    @Published var count = 0
+}
+
+private struct ObservedCountView: View {
+    @ObservedObject var viewModel = CountViewModel()
+    let rootCount: Int
+    var body: some View {
+        VStack {
+            Text("Root: \(rootCount)")
+            Text("Count: \(viewModel.count)")
+            Button("Counter Add") { viewModel.count += 1 }
+        }
+    }
+}
+
+private struct OwnedCountView: View {
+    @StateObject var viewModel = CountViewModel()
+    let rootCount: Int
+    var body: some View {
+        VStack {
+            Text("Root: \(rootCount)")
+            Text("Count: \(viewModel.count)")
+            Button("Counter Add") { viewModel.count += 1 }
+        }
+    }
+}
+
+private struct ContentView<Child: View>: View {
+    @State private var rootCount = 0
+    let child: (Int) -> Child
+    var body: some View {
+        VStack {
+            child(rootCount)
+            Button("Root Add") { rootCount += 1 }
+        }
+    }
+}
+
+struct ObjectOwnershipChapter: Chapter {
+    let title = "@ObservedObject vs @StateObject (seed 002)"
+    let summary = """
+        CountView creates its view model in a property initializer. With @ObservedObject the model is
+        re-created whenever the parent re-renders, so the count resets; with @StateObject it is
+        created once per node and survives.
+        """
+
+    func run() async {
+        for owned in [false, true] {
+            show(owned ? "@StateObject:" : "@ObservedObject:")
+            let tree = RenderTree(
+                ContentView { count in
+                    owned ? AnyView(OwnedCountView(rootCount: count)) : AnyView(ObservedCountView(rootCount: count))
+                })
+            tree.tap("Counter Add")
+            tree.tap("Counter Add")
+            showTree(tree, "  after Counter Add ×2")
+            tree.tap("Root Add")
+            showTree(tree, "  after Root Add")
+        }
+    }
+}
+
+// MARK: Chapter 7 — seed 000: apples and peaches, push vs pull in views
+
+private final class Basket: ObservableObject {
+    @Published var apples = 0
+    @Published var peaches = 0
+}
+
+private struct AppleView: View {
+    @ObservedObject var basket: Basket
+    var body: some View { Text("Apples: \(basket.apples)") }
+}
+
+private struct PeachView: View {
+    @ObservedObject var basket: Basket
+    var body: some View { Text("Peaches: \(basket.peaches)") }
+}
+
+private struct BindableAppleView: View {
+    @Bindable var basket: Basket
+    var body: some View { Text("Apples: \(basket.apples)") }
+}
+
+private struct BindablePeachView: View {
+    @Bindable var basket: Basket
+    var body: some View { Text("Peaches: \(basket.peaches)") }
+}
+
+struct ViewsPushPullChapter: Chapter {
+    let title = "Apples and peaches in views (seed 000)"
+    let summary = """
+        Two views read one basket. Held as @ObservedObject they re-run on any change of the object
+        (push); held as @Bindable, a body re-runs only when a property it read changes (pull).
+        """
+
+    func run() async {
+        let basket = Basket()
+        let push = RenderTree(VStack { AppleView(basket: basket); PeachView(basket: basket) })
+        let pull = RenderTree(VStack { BindableAppleView(basket: basket); BindablePeachView(basket: basket) })
+        push.clearLog()
+        pull.clearLog()
+        basket.peaches += 1
+        push.flush()
+        pull.flush()
+        show("peaches += 1 with @ObservedObject:")
+        showLog(push)
+        show("peaches += 1 with @Bindable:")
+        showLog(pull)
+    }
+}
+
+// MARK: Chapter 8 — seed 003: a binding made in the view model
+
+private final class TypingViewModel: ObservableObject, @unchecked Sendable {
+    @Published private(set) var description = ""
+    private(set) var calls: [String] = []
+
+    var descriptionBinding: Binding<String> {
+        Binding { self.description } set: {
+            self.calls.append("set \"\($0)\"")
+            self.description = $0
+        }
+    }
+
+    var comparingBinding: Binding<String> {
+        Binding { self.description } set: { newValue in
+            guard newValue != self.description else { return }
+            self.calls.append("set \"\(newValue)\"")
+            self.description = newValue
+        }
+    }
+}
+
+private struct TypingView: View {
+    @ObservedObject var model: TypingViewModel
+    let fixed: Bool
+    var body: some View {
+        TextField("Description", text: fixed ? model.comparingBinding : model.descriptionBinding)
+    }
+}
+
+struct ViewModelBindingChapter: Chapter {
+    let title = "A binding made by the view model (seed 003)"
+    let summary = """
+        The view model hands the text field a Binding(get:set:). The field writes through it when it
+        gains focus and twice per edit, so the setter runs for nothing and twice per change. The fix:
+        compare before writing (Ripple's own $state and $model.x bindings already do).
+        """
+
+    func run() async {
+        for fixed in [false, true] {
+            let model = TypingViewModel()
+            let tree = RenderTree(TypingView(model: model, fixed: fixed))
+            tree.focus("Description")
+            tree.type("a", into: "Description")
+            show((fixed ? "comparing setter: " : "seed's setter:    ") + model.calls.joined(separator: ", "))
+        }
+    }
+}
+
+// MARK: Chapter 9 — seed 004: environment objects and a custom environment key
+
+private struct QuestionsPerSessionKey: EnvironmentKey {
+    static let defaultValue = 5
+}
+
+extension EnvironmentValues {
+    fileprivate var questionsPerSession: Int {
+        get { self[QuestionsPerSessionKey.self] }
+        set { self[QuestionsPerSessionKey.self] = newValue }
+    }
+}
+
+private final class ChallengesViewModel: ObservableObject {
+    @Published var correct = 0
+}
+
+private struct ScoreView: View {
+    @EnvironmentObject var challenges: ChallengesViewModel
+    @Environment(\.questionsPerSession) var questions
+    var body: some View { Text("Score: \(challenges.correct) of \(questions)") }
+}
+
+private struct AnswerButton: View {
+    @EnvironmentObject var challenges: ChallengesViewModel
+    var body: some View { Button("Answer correctly") { challenges.correct += 1 } }
+}
+
+private struct StarterView: View {
+    @State private var questions = 5
+    var body: some View {
+        VStack {
+            ScoreView()
+            AnswerButton()
+            Button("Ten questions") { questions = 10 }
+        }
+        .environment(\.questionsPerSession, questions)
+    }
+}
+
+struct EnvironmentChapter: Chapter {
+    let title = "Environment objects and keys (seed 004)"
+    let summary = """
+        The root injects a ChallengesViewModel with environmentObject(_:); descendants read it with
+        @EnvironmentObject, without passing it down. A custom EnvironmentKey carries the number of
+        questions per session.
+        """
+
+    func run() async {
+        let tree = RenderTree(StarterView().environmentObject(ChallengesViewModel()))
+        showTree(tree, "start")
+        tree.clearLog()
+        tree.tap("Answer correctly")
+        showTree(tree, "answered")
+        showLog(tree)
+        tree.tap("Ten questions")
+        showTree(tree, "ten questions")
+        showLog(tree)
+    }
+}
