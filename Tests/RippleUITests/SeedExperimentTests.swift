@@ -355,3 +355,60 @@ final class Locked<Value>: @unchecked Sendable {
     func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
     var current: Value { lock.withLock { value } }
 }
+
+// MARK: Seed 004 — an environment object and a custom environment key
+
+private struct QuestionsPerSessionKey: EnvironmentKey {
+    static let defaultValue = 5
+}
+
+extension EnvironmentValues {
+    fileprivate var questionsPerSession: Int {
+        get { self[QuestionsPerSessionKey.self] }
+        set { self[QuestionsPerSessionKey.self] = newValue }
+    }
+}
+
+final class ChallengesViewModel: ObservableObject {
+    @Published var correct = 0
+}
+
+private struct ScoreView: View {
+    @EnvironmentObject var challenges: ChallengesViewModel
+    @Environment(\.questionsPerSession) var questions
+    var body: some View { Text("Score: \(challenges.correct) of \(questions)") }
+}
+
+private struct AnswerButton: View {
+    @EnvironmentObject var challenges: ChallengesViewModel
+    var body: some View { Button("Answer correctly") { challenges.correct += 1 } }
+}
+
+private struct StarterView: View {
+    @State private var questions = 5
+    var body: some View {
+        VStack {
+            ScoreView()
+            AnswerButton()
+            Button("Ten questions") { questions = 10 }
+        }
+        .environment(\.questionsPerSession, questions)
+    }
+}
+
+@Suite struct EnvironmentSeedTests {
+    @Test func descendantsShareTheInjectedObjectAndReadTheKey() {
+        let challenges = ChallengesViewModel()
+        let tree = RenderTree(StarterView().environmentObject(challenges))
+        #expect(tree.texts.first == "Score: 0 of 5")
+        tree.clearLog()
+        tree.tap("Answer correctly")
+        #expect(challenges.correct == 1)
+        #expect(tree.texts.first == "Score: 1 of 5")
+        #expect(tree.log == ["ScoreView: _challenges changed", "AnswerButton: _challenges changed"])
+        tree.clearLog()
+        tree.tap("Ten questions")
+        #expect(tree.texts.first == "Score: 1 of 10")
+        #expect(tree.log == ["StarterView: _questions changed", "ScoreView: _questions changed"])
+    }
+}
