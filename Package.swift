@@ -32,6 +32,7 @@ let package = Package(
         .testTarget(name: "RippleObservationTests", dependencies: ["Ripple", "RippleObservation"]),
         .testTarget(name: "RippleFoundationTests", dependencies: ["RippleFoundation", "RippleTesting"]),
         .testTarget(name: "RippleUITests", dependencies: ["RippleUI"]),
+        .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

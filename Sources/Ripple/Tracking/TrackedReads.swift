@@ -1,0 +1,30 @@
+/// A tracked property a closure read: which object, and the property's name when known.
+public struct TrackedRead: @unchecked Sendable, CustomStringConvertible {
+    /// The object the property belongs to.
+    public let object: AnyObject
+    /// The property's name (`apples`), when known.
+    public let propertyName: String?
+
+    public var description: String { "\(type(of: object)).\(propertyName ?? "?")" }
+}
+
+/// Runs `body` and returns what it returned together with the tracked properties it read, in the
+/// order first read (each once).
+///
+/// ```swift
+/// let (_, reads) = trackedReads { basket.apples + 1 }
+/// print(reads)   // [Basket.apples]
+/// ```
+///
+/// The reads are not reported to an enclosing tracking scope, and nothing is observed: this only
+/// looks (what `RippleTesting` uses to assert which properties a closure depends on).
+public func trackedReads<T>(_ body: () throws -> T) rethrows -> (result: T, reads: [TrackedRead]) {
+    try withAccesses(reportingToOuterScope: false, body) { result, accesses in
+        (result, accesses.map { access in
+            access.tracker.lock.lock()
+            let name = access.tracker.identity?.name
+            access.tracker.lock.unlock()
+            return TrackedRead(object: access.object, propertyName: name)
+        })
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// How many `objectWillChange` events `body` caused on `object`.
+///
+/// ```swift
+/// let changes = willChangeCount(of: basket) {
+///     basket.apples += 1
+///     basket.peaches += 1
+/// }
+/// #expect(changes == 2)
+/// ```
+public func willChangeCount<Object: ObservableObject>(of object: Object, during body: () throws -> Void) rethrows -> Int {
+    let count = Counter()
+    let token = object.objectWillChange.sink { _ in count.increment() }
+    defer { token.cancel() }
+    try body()
+    return count.value
+}
+
+/// `willChangeCount(of:during:)` under the name the issue tracker asked for: returns the number of
+/// will-change events `body` caused, for `#expect(expectWillChange(of: model) { … } == 1)`.
+@discardableResult
+public func expectWillChange<Object: ObservableObject>(of object: Object, during body: () throws -> Void) rethrows -> Int {
+    try willChangeCount(of: object, during: body)
+}
+
+/// The tracked properties `body` read, as `"Type.property"` names in the order first read.
+///
+/// ```swift
+/// #expect(propertiesRead { _ = basket.apples } == ["Basket.apples"])
+/// ```
+public func propertiesRead(_ body: () throws -> Void) rethrows -> [String] {
+    try trackedReads(body).reads.map(\.description)
+}
+
+/// Watches objects through weak references, to assert they were released.
+///
+/// ```swift
+/// let lifetimes = LifetimeTracker()
+/// do {
+///     let model = Model()
+///     lifetimes.track(model, "model")
+///     …
+/// }
+/// #expect(lifetimes.alive.isEmpty)
+/// ```
+public final class LifetimeTracker: @unchecked Sendable {
+    private struct Entry {
+        weak var object: AnyObject?
+        let name: String
+    }
+
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+
+    public init() {}
+
+    /// Starts watching `object`, under `name` for the report.
+    public func track(_ object: AnyObject, _ name: String? = nil) {
+        let entry = Entry(object: object, name: name ?? "\(type(of: object))")
+        lock.withLock { entries.append(entry) }
+    }
+
+    /// The names of the watched objects still alive.
+    public var alive: [String] { lock.withLock { entries.filter { $0.object != nil }.map(\.name) } }
+
+    /// Whether every watched object has been released.
+    public var allReleased: Bool { alive.isEmpty }
+}
+
+/// Counts from any thread.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
