@@ -40,6 +40,7 @@ extension Future where Failure == any Error {
 
 /// A completion handler reported neither a value nor an error.
 public struct MissingValueError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Creates the error.
     public init() {}
     public var description: String { "The completion handler reported neither a value nor an error" }
 }

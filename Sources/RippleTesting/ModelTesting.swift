@@ -53,6 +53,7 @@ public final class LifetimeTracker: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [Entry] = []
 
+    /// Creates a tracker watching nothing.
     public init() {}
 
     /// Starts watching `object`, under `name` for the report.

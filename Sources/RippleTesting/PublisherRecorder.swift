@@ -2,7 +2,9 @@ import Foundation
 
 /// What a ``PublisherRecorder`` saw, in order.
 public enum RecordedEvent<Output, Failure: Error> {
+    /// A value the publisher sent.
     case value(Output)
+    /// The publisher's completion.
     case completion(Subscribers.Completion<Failure>)
 }
 

@@ -30,12 +30,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         /// Nanoseconds since the scheduler's start.
         public var nanoseconds: Int
 
+        /// The instant `nanoseconds` after the scheduler's start.
         public init(nanoseconds: Int) { self.nanoseconds = nanoseconds }
 
         /// The instant `stride` after the scheduler's start (`.milliseconds(300)` reads naturally in
         /// assertions).
         public static func after(_ stride: Stride) -> SchedulerTimeType { SchedulerTimeType(nanoseconds: stride.magnitude) }
+        /// The instant `ms` milliseconds after the scheduler's start.
         public static func milliseconds(_ ms: Int) -> SchedulerTimeType { .after(.milliseconds(ms)) }
+        /// The instant `s` seconds after the scheduler's start.
         public static func seconds(_ s: Int) -> SchedulerTimeType { .after(.seconds(s)) }
 
         public func distance(to other: SchedulerTimeType) -> Stride { Stride(nanoseconds: other.nanoseconds - nanoseconds) }
@@ -57,6 +60,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             /// The length in nanoseconds.
             public var magnitude: Int
 
+            /// A stride of `nanoseconds`.
             public init(nanoseconds: Int) { magnitude = nanoseconds }
             /// An integer literal counts seconds, as with `DispatchQueue`'s stride.
             public init(integerLiteral value: Int) { magnitude = value * 1_000_000_000 }

@@ -110,7 +110,9 @@ public struct Bindable<Value: AnyObject> {
     /// member lookup.
     public var projectedValue: Bindable<Value> { self }
 
+    /// Creates a bindable wrapper for `wrappedValue`.
     public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
+    /// Creates a bindable wrapper for an object, to make bindings to its properties.
     public init(_ wrappedValue: Value) { self.wrappedValue = wrappedValue }
 
     /// A binding to the property at `keyPath` of the object.

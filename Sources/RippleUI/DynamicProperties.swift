@@ -205,7 +205,9 @@ public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty, Nod
     /// A projected value that creates bindings to the properties of the observed object.
     public var projectedValue: Wrapper { Wrapper(object: wrappedValue) }
 
+    /// Observes `wrappedValue`.
     public init(wrappedValue: ObjectType) { self.wrappedValue = wrappedValue }
+    /// Observes `initialValue`.
     public init(initialValue: ObjectType) { self.wrappedValue = initialValue }
 
     func install(on node: _NodeHandle, slot: Int, label: String) {
@@ -239,6 +241,7 @@ public struct EnvironmentValues: @unchecked Sendable {
     private var values: [ObjectIdentifier: Any] = [:]
     var objects: [ObjectIdentifier: AnyObject] = [:]
 
+    /// Creates empty environment values (every key at its default).
     public init() {}
 
     /// Accesses the environment value associated with a custom key.
@@ -292,6 +295,7 @@ public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty, 
 
     private let link = ObjectLink<ObjectType>()
 
+    /// Creates an environment object property; the object comes from an ancestor's `environmentObject(_:)`.
     public init() {}
 
     /// The underlying value referenced by the environment object.

@@ -33,6 +33,7 @@ public protocol _PrimitiveView: View where Body == Never {
 }
 
 extension _PrimitiveView {
+    /// Primitive views have no body: the render tree handles them itself.
     public var body: Never { fatalError("\(Self.self) is a primitive view and has no body") }
     public func _children() -> [_Child] { [] }
     public var _text: String? { nil }
@@ -57,23 +58,33 @@ public struct _Child {
 /// SwiftUI's result builder for view bodies.
 @resultBuilder
 public enum ViewBuilder {
+    /// Passes a view through.
     public static func buildExpression<V: View>(_ view: V) -> V { view }
+    /// An empty block builds an ``EmptyView``.
     public static func buildBlock() -> EmptyView { EmptyView() }
+    /// Builds a block of views: one view as itself, several as a ``TupleView``.
     public static func buildBlock<V: View>(_ view: V) -> V { view }
+    /// Builds a block of views: one view as itself, several as a ``TupleView``.
     public static func buildBlock<each V: View>(_ views: repeat each V) -> TupleView {
         var children: [any View] = []
         repeat children.append(each views)
         return TupleView(children)
     }
+    /// Builds an `if` without `else`: the view, or nothing.
     public static func buildOptional<V: View>(_ view: V?) -> V? { view }
+    /// Builds the `if` branch of an `if`/`else`.
     public static func buildEither<T: View, F: View>(first: T) -> _ConditionalContent<T, F> { .init(.first(first)) }
+    /// Builds the `else` branch of an `if`/`else`.
     public static func buildEither<T: View, F: View>(second: F) -> _ConditionalContent<T, F> { .init(.second(second)) }
+    /// Passes an availability-limited view through.
     public static func buildLimitedAvailability<V: View>(_ view: V) -> V { view }
 }
 
 /// Several views in a row, each identified by its position.
 public struct TupleView: _PrimitiveView {
+    /// The views, in order.
     public let children: [any View]
+    /// Creates a tuple of views.
     public init(_ children: [any View]) { self.children = children }
     public func _children() -> [_Child] {
         children.enumerated().map { _Child($1, key: $0) }
@@ -111,43 +122,56 @@ extension Optional: _PrimitiveView where Wrapped: View {
 /// replaced.
 public struct AnyView: _PrimitiveView {
     let content: any View
+    /// Wraps `view`, erasing its type.
     public init<V: View>(_ view: V) { content = view }
+    /// Wraps a view held as `any View`.
     public init(erasing view: any View) { content = view }
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
 }
 
 /// A view that shows nothing.
 public struct EmptyView: _PrimitiveView {
+    /// Creates a view that shows nothing.
     public init() {}
 }
 
 /// A container that groups views without adding structure of its own.
 public struct Group<Content: View>: _PrimitiveView {
+    /// The grouped views.
     public let content: Content
+    /// Groups the views `content` builds.
     public init(@ViewBuilder content: () -> Content) { self.content = content() }
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
 }
 
 /// A vertical stack (headless: a container).
 public struct VStack<Content: View>: _PrimitiveView {
+    /// The stacked views.
     public let content: Content
+    /// Stacks the views `content` builds.
     public init(@ViewBuilder content: () -> Content) { self.content = content() }
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
 }
 
 /// A horizontal stack (headless: a container).
 public struct HStack<Content: View>: _PrimitiveView {
+    /// The stacked views.
     public let content: Content
+    /// Stacks the views `content` builds.
     public init(@ViewBuilder content: () -> Content) { self.content = content() }
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
 }
 
 /// A view per element of a collection, each identified by its id (SwiftUI's `ForEach`).
 public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>: _PrimitiveView {
+    /// The collection of underlying identified data.
     public let data: Data
+    /// The key path to each element's identity.
     public let id: KeyPath<Data.Element, ID>
+    /// A function that creates the view for an element.
     public let content: (Data.Element) -> Content
 
+    /// Creates a view per element of `data`, identified by the value at `id`.
     public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) {
         self.data = data
         self.id = id
@@ -160,12 +184,14 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
 }
 
 extension ForEach where Data.Element: Identifiable, ID == Data.Element.ID {
+    /// Creates a view per element of `data`, identified by the element's id (or the number itself, for a range).
     public init(_ data: Data, @ViewBuilder content: @escaping (Data.Element) -> Content) {
         self.init(data, id: \.id, content: content)
     }
 }
 
 extension ForEach where Data == Range<Int>, ID == Int {
+    /// Creates a view per element of `data`, identified by the element's id (or the number itself, for a range).
     public init(_ data: Range<Int>, @ViewBuilder content: @escaping (Int) -> Content) {
         self.init(data, id: \.self, content: content)
     }
@@ -175,16 +201,21 @@ extension ForEach where Data == Range<Int>, ID == Int {
 
 /// Text. The tree's dump shows it; tests find views by it.
 public struct Text: _PrimitiveView, Equatable {
+    /// The text shown.
     public let content: String
+    /// Creates a text view that displays `content`.
     public init(_ content: String) { self.content = content }
     public var _text: String? { content }
 }
 
 /// A control that performs an action when tapped (``RenderTree/tap(_:)``).
 public struct Button<Label: View>: _PrimitiveView {
+    /// What a tap runs.
     public let action: () -> Void
+    /// The button's label.
     public let label: Label
 
+    /// Creates a button that runs `action` and shows the label `label` builds.
     public init(action: @escaping () -> Void, @ViewBuilder label: () -> Label) {
         self.action = action
         self.label = label()
@@ -194,6 +225,7 @@ public struct Button<Label: View>: _PrimitiveView {
 }
 
 extension Button where Label == Text {
+    /// Creates a button with a text label.
     public init(_ title: String, action: @escaping () -> Void) {
         self.init(action: action) { Text(title) }
     }
@@ -205,9 +237,12 @@ extension Button where Label == Text {
 /// through the binding, and every edit is written twice (the text, then the same text again as
 /// the field commits its marked text) — the behaviour seed 003 ran into.
 public struct TextField: _PrimitiveView {
+    /// The field's title (how tests find it).
     public let title: String
+    /// The binding the field reads and writes.
     public let text: Binding<String>
 
+    /// Creates a text field titled `title` that edits `text`.
     public init(_ title: String, text: Binding<String>) {
         self.title = title
         self.text = text
@@ -218,9 +253,12 @@ public struct TextField: _PrimitiveView {
 
 /// A switch bound to a Boolean (``RenderTree/toggle(_:)``).
 public struct Toggle: _PrimitiveView {
+    /// The toggle's title (how tests find it).
     public let title: String
+    /// The binding the toggle reads and flips.
     public let isOn: Binding<Bool>
 
+    /// Creates a toggle titled `title` bound to `isOn`.
     public init(_ title: String, isOn: Binding<Bool>) {
         self.title = title
         self.isOn = isOn

@@ -26,6 +26,7 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
     /// The async sequence this publisher iterates.
     public let base: Base
 
+    /// Creates a publisher that iterates `base`.
     public init(_ base: Base) {
         self.base = base
     }

@@ -60,6 +60,7 @@ extension Subscribers {
             return overflow ? .unlimited : Demand(rawValue: sum)
         }
 
+        /// Adds to a demand, saturating at `.unlimited`.
         @inlinable
         public static func += (lhs: inout Demand, rhs: Demand) {
             lhs = lhs + rhs
@@ -73,6 +74,7 @@ extension Subscribers {
             return lhs + Demand(rawValue: UInt(rhs))
         }
 
+        /// Adds to a demand, saturating at `.unlimited`.
         @inlinable
         public static func += (lhs: inout Demand, rhs: Int) {
             lhs = lhs + rhs
@@ -87,6 +89,7 @@ extension Subscribers {
             return lhs.rawValue > rhs.rawValue ? Demand(rawValue: lhs.rawValue - rhs.rawValue) : .none
         }
 
+        /// Subtracts from a demand, clamping at zero (`.unlimited` stays unlimited).
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Demand) {
             lhs = lhs - rhs
@@ -100,6 +103,7 @@ extension Subscribers {
             return lhs - Demand(rawValue: UInt(rhs))
         }
 
+        /// Subtracts from a demand, clamping at zero (`.unlimited` stays unlimited).
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Int) {
             lhs = lhs - rhs
@@ -115,6 +119,7 @@ extension Subscribers {
             return overflow || product > Demand.unlimitedRaw ? .unlimited : Demand(rawValue: product)
         }
 
+        /// Multiplies a demand, saturating at `.unlimited`.
         @inlinable
         public static func *= (lhs: inout Demand, rhs: Int) {
             lhs = lhs * rhs
@@ -127,29 +132,41 @@ extension Subscribers {
 
         // MARK: Comparison with integers (``unlimited`` is greater than every integer)
 
+        /// Whether a demand is exactly a number of elements (`.unlimited` equals no number).
         @inlinable
         public static func == (lhs: Demand, rhs: Int) -> Bool { rhs >= 0 && lhs.rawValue == UInt(rhs) }
+        /// Whether a demand differs from a number of elements.
         @inlinable
         public static func != (lhs: Demand, rhs: Int) -> Bool { !(lhs == rhs) }
+        /// Compares a demand with a number of elements (`.unlimited` is more than any number).
         @inlinable
         public static func < (lhs: Demand, rhs: Int) -> Bool { rhs >= 0 && lhs.rawValue < UInt(rhs) }
+        /// Compares a demand with a number of elements (`.unlimited` is more than any number).
         @inlinable
         public static func <= (lhs: Demand, rhs: Int) -> Bool { rhs >= 0 && lhs.rawValue <= UInt(rhs) }
+        /// Compares a demand with a number of elements (`.unlimited` is more than any number).
         @inlinable
         public static func > (lhs: Demand, rhs: Int) -> Bool { rhs < 0 || lhs.rawValue > UInt(rhs) }
+        /// Compares a demand with a number of elements (`.unlimited` is more than any number).
         @inlinable
         public static func >= (lhs: Demand, rhs: Int) -> Bool { rhs < 0 || lhs.rawValue >= UInt(rhs) }
 
+        /// Whether a demand is exactly a number of elements (`.unlimited` equals no number).
         @inlinable
         public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
+        /// Whether a demand differs from a number of elements.
         @inlinable
         public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
+        /// Compares a demand with a number of elements (`.unlimited` is more than any number).
         @inlinable
         public static func < (lhs: Int, rhs: Demand) -> Bool { rhs > lhs }
+        /// Compares a demand with a number of elements (`.unlimited` is more than any number).
         @inlinable
         public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs >= lhs }
+        /// Compares a demand with a number of elements (`.unlimited` is more than any number).
         @inlinable
         public static func > (lhs: Int, rhs: Demand) -> Bool { rhs < lhs }
+        /// Compares a demand with a number of elements (`.unlimited` is more than any number).
         @inlinable
         public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs <= lhs }
 

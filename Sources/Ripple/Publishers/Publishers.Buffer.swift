@@ -37,6 +37,7 @@ extension Publishers {
         /// The action to take when the buffer becomes full.
         public let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
 
+        /// Creates a `Buffer` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(
             upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy,
             whenFull: Publishers.BufferingStrategy<Failure>

@@ -15,6 +15,7 @@ extension Publishers {
         /// the upstream publisher.
         public let handler: (Upstream.Failure) -> NewPublisher
 
+        /// Creates a `Catch` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
             self.upstream = upstream
             self.handler = handler
@@ -49,6 +50,7 @@ extension Publishers {
         /// replace the upstream publisher or throws an error.
         public let handler: (Upstream.Failure) throws -> NewPublisher
 
+        /// Creates a `TryCatch` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
             self.upstream = upstream
             self.handler = handler
@@ -85,6 +87,7 @@ extension Publishers {
         /// The maximum number of retry attempts to perform; `nil` retries forever.
         public let retries: Int?
 
+        /// Creates a `Retry` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, retries: Int?) {
             precondition((retries ?? 0) >= 0, "retry: the number of retries must not be negative (got \(retries ?? 0))")
             self.upstream = upstream

@@ -25,6 +25,7 @@ extension Publishers {
         public let upstream: Upstream
         private let encoder: Coder
 
+        /// Creates a `Encode` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, encoder: Coder) {
             self.upstream = upstream
             self.encoder = encoder
@@ -46,6 +47,7 @@ extension Publishers {
         public let upstream: Upstream
         private let decoder: Coder
 
+        /// Creates a `Decode` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, decoder: Coder) {
             self.upstream = upstream
             self.decoder = decoder

@@ -13,6 +13,7 @@ extension Publishers {
         /// The maximum number of received elements to buffer before publishing.
         public let count: Int
 
+        /// Creates a `CollectByCount` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, count: Int) {
             precondition(count > 0, "collect(_:): count must be greater than zero (got \(count))")
             self.upstream = upstream

@@ -17,6 +17,7 @@ extension Publishers {
         /// The second upstream publisher.
         public let b: B
 
+        /// Creates a publisher from the given upstream publishers.
         @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
@@ -52,6 +53,7 @@ extension Publishers {
         /// The third upstream publisher.
         public let c: C
 
+        /// Creates a publisher from the given upstream publishers.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
@@ -93,6 +95,7 @@ extension Publishers {
         /// The fourth upstream publisher.
         public let d: D
 
+        /// Creates a publisher from the given upstream publishers.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a

@@ -9,6 +9,7 @@ extension Publishers {
         /// A closure that receives values from the upstream publisher and returns optional values.
         public let transform: (Upstream.Output) -> Output?
 
+        /// Creates a `CompactMap` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
             self.upstream = upstream
@@ -38,12 +39,14 @@ extension Publisher {
 // MARK: Fusion
 
 extension Publishers.CompactMap {
+    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
         return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
     }
 
+    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
@@ -52,6 +55,7 @@ extension Publishers.CompactMap {
 }
 
 extension Publishers.Map {
+    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform

@@ -13,6 +13,7 @@ extension Publishers {
         /// The publisher to republish only after `prefix` finishes.
         public let suffix: Suffix
 
+        /// Creates a publisher that republishes all of `prefix`, then all of `suffix`.
         public init(prefix: Prefix, suffix: Suffix) {
             self.prefix = prefix
             self.suffix = suffix

@@ -26,6 +26,7 @@ extension Publishers {
         /// The stream to write to; standard output when `nil`.
         public let stream: (any TextOutputStream)?
 
+        /// Creates a `Print` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, prefix: String, to stream: (any TextOutputStream)? = nil) {
             self.upstream = upstream
             self.prefix = prefix
@@ -58,6 +59,7 @@ extension Publishers {
         /// signal by returning a true Boolean value.
         public let receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
 
+        /// Creates a `Breakpoint` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(
             upstream: Upstream, receiveSubscription: ((any Subscription) -> Bool)? = nil,
             receiveOutput: ((Upstream.Output) -> Bool)? = nil,
@@ -94,6 +96,7 @@ extension Publishers {
         /// The line number used in the error message.
         public let line: UInt
 
+        /// Creates a `AssertNoFailure` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, prefix: String, file: StaticString, line: UInt) {
             self.upstream = upstream
             self.prefix = prefix

@@ -11,6 +11,7 @@ extension Publishers {
         /// The number of elements to drop.
         public let count: Int
 
+        /// Creates a `Drop` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, count: Int) {
             precondition(count >= 0, "dropFirst: count must not be negative (got \(count))")
             self.upstream = upstream

@@ -11,6 +11,7 @@ extension Publishers {
         /// A closure that indicates whether to republish an element.
         public let isIncluded: (Upstream.Output) -> Bool
 
+        /// Creates a `Filter` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         @inlinable
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
@@ -33,6 +34,7 @@ extension Publishers {
         /// An error-throwing closure that indicates whether to republish an element.
         public let isIncluded: (Upstream.Output) throws -> Bool
 
+        /// Creates a `TryFilter` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.isIncluded = isIncluded
@@ -67,12 +69,14 @@ extension Publisher {
 // MARK: Fusion
 
 extension Publishers.Filter {
+    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
         let first = self.isIncluded
         return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
     }
 
+    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
@@ -80,12 +84,14 @@ extension Publishers.Filter {
 }
 
 extension Publishers.TryFilter {
+    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
     }
 
+    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }

@@ -10,6 +10,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a `First` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream) {
             self.upstream = upstream
         }

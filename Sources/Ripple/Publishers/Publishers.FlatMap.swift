@@ -19,6 +19,7 @@ extension Publishers {
         /// elements of that type.
         public let transform: (Upstream.Output) -> NewPublisher
 
+        /// Creates a `FlatMap` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         @inlinable
         public init(
             upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher

@@ -17,6 +17,7 @@ extension Publishers {
         /// A closure that executes when the publisher receives a request for more elements.
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
+        /// Creates a `HandleEvents` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(
             upstream: Upstream,
             receiveSubscription: ((any Subscription) -> Void)? = nil,

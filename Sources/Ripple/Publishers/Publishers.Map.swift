@@ -8,6 +8,7 @@ extension Publishers {
         /// The closure that transforms elements from the upstream publisher.
         public let transform: (Upstream.Output) -> Output
 
+        /// Creates a `Map` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
             self.upstream = upstream
@@ -30,6 +31,7 @@ extension Publishers {
         /// The error-throwing closure that transforms elements from the upstream publisher.
         public let transform: (Upstream.Output) throws -> Output
 
+        /// Creates a `TryMap` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
             self.upstream = upstream
             self.transform = transform
@@ -64,12 +66,14 @@ extension Publisher {
 // MARK: Fusion: consecutive maps become one operator over the same upstream.
 
 extension Publishers.Map {
+    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
         let first = self.transform
         return Publishers.Map(upstream: upstream) { transform(first($0)) }
     }
 
+    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
@@ -77,12 +81,14 @@ extension Publishers.Map {
 }
 
 extension Publishers.TryMap {
+    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
     }
 
+    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }

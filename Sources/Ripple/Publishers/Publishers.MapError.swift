@@ -8,6 +8,7 @@ extension Publishers {
         /// The closure that converts the upstream failure into a new error.
         public let transform: (Upstream.Failure) -> Failure
 
+        /// Creates a `MapError` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
             self.transform = transform

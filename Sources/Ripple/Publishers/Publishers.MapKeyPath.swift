@@ -8,6 +8,7 @@ extension Publishers {
         /// The key path of a property to publish.
         public let keyPath: KeyPath<Upstream.Output, Output>
 
+        /// Creates a `MapKeyPath` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
             self.upstream = upstream
             self.keyPath = keyPath
@@ -31,6 +32,7 @@ extension Publishers {
         /// The key path of a second property to publish.
         public let keyPath1: KeyPath<Upstream.Output, Output1>
 
+        /// Creates a `MapKeyPath2` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>) {
             self.upstream = upstream
             self.keyPath0 = keyPath0
@@ -58,6 +60,7 @@ extension Publishers {
         /// The key path of a third property to publish.
         public let keyPath2: KeyPath<Upstream.Output, Output2>
 
+        /// Creates a `MapKeyPath3` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(
             upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>,
             keyPath2: KeyPath<Upstream.Output, Output2>

@@ -16,6 +16,7 @@ extension Publishers {
         /// The second upstream publisher.
         public let b: B
 
+        /// Creates a publisher from the given upstream publishers.
         @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
@@ -47,6 +48,7 @@ extension Publishers {
         /// The third upstream publisher.
         public let c: C
 
+        /// Creates a publisher from the given upstream publishers.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
@@ -83,6 +85,7 @@ extension Publishers {
         /// The fourth upstream publisher.
         public let d: D
 
+        /// Creates a publisher from the given upstream publishers.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
@@ -124,6 +127,7 @@ extension Publishers {
         /// The fifth upstream publisher.
         public let e: E
 
+        /// Creates a publisher from the given upstream publishers.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
             self.a = a
@@ -170,6 +174,7 @@ extension Publishers {
         /// The sixth upstream publisher.
         public let f: F
 
+        /// Creates a publisher from the given upstream publishers.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
             self.a = a
@@ -221,6 +226,7 @@ extension Publishers {
         /// The seventh upstream publisher.
         public let g: G
 
+        /// Creates a publisher from the given upstream publishers.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
             self.a = a
@@ -277,6 +283,7 @@ extension Publishers {
         /// The eighth upstream publisher.
         public let h: H
 
+        /// Creates a publisher from the given upstream publishers.
         @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
             self.a = a
@@ -313,11 +320,13 @@ extension Publishers {
         /// The publishers that this publisher receives elements from.
         public let publishers: [Upstream]
 
+        /// Creates a publisher that merges the given publishers.
         @inlinable
         public init(_ upstream: Upstream...) {
             publishers = upstream
         }
 
+        /// Creates a publisher that merges the given publishers.
         @inlinable
         public init<S: Swift.Sequence>(_ upstream: S) where Upstream == S.Element {
             publishers = Array(upstream)

@@ -16,6 +16,7 @@ extension Publishers {
         private let lock = Lock()
         private var subject: SubjectType?
 
+        /// Creates a `Multicast` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
             self.upstream = upstream
             self.createSubject = createSubject
@@ -50,6 +51,7 @@ extension Publishers {
 
         private let inner: Multicast<Upstream, PassthroughSubject<Output, Failure>>
 
+        /// Creates a `MakeConnectable` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream) {
             inner = Multicast(upstream: upstream) { PassthroughSubject() }
         }
@@ -81,6 +83,7 @@ extension Publishers {
         private let lock = Lock()
         private var state = State()
 
+        /// Creates a `Autoconnect` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream) {
             self.upstream = upstream
         }
@@ -134,6 +137,7 @@ extension Publishers {
 
         private let inner: Autoconnect<Multicast<Upstream, PassthroughSubject<Output, Failure>>>
 
+        /// Creates a `Share` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream) {
             self.upstream = upstream
             inner = Autoconnect(upstream: Multicast(upstream: upstream) { PassthroughSubject() })

@@ -12,6 +12,7 @@ extension Publishers {
         /// The range of elements to publish.
         public let range: CountableRange<Int>
 
+        /// Creates a `Output` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, range: CountableRange<Int>) {
             precondition(range.lowerBound >= 0, "Publishers.Output: lower bound must not be negative")
             self.upstream = upstream

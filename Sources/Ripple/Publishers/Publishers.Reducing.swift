@@ -42,6 +42,7 @@ extension Publishers {
         /// publisher to produce a new value.
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
+        /// Creates a `Reduce` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
             self.upstream = upstream
             self.initial = initial
@@ -70,6 +71,7 @@ extension Publishers {
         /// from the upstream to produce a new value.
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
+        /// Creates a `TryReduce` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(
             upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
         ) {
@@ -95,6 +97,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a `Count` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream) { self.upstream = upstream }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
@@ -116,6 +119,7 @@ extension Publishers {
         /// A closure that receives two elements and returns true if they are in increasing order.
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) -> Bool
 
+        /// Creates a `Comparison` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.areInIncreasingOrder = areInIncreasingOrder
@@ -144,6 +148,7 @@ extension Publishers {
         /// A closure that receives two elements and returns true if they are in increasing order.
         public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
 
+        /// Creates a `TryComparison` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(
             upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
         ) {
@@ -172,6 +177,7 @@ extension Publishers {
         /// The element to scan for in the upstream publisher.
         public let output: Upstream.Output
 
+        /// Creates a `Contains` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, output: Upstream.Output) {
             self.upstream = upstream
             self.output = output
@@ -198,6 +204,7 @@ extension Publishers {
         /// The closure that determines whether the publisher should consider an element as a match.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// Creates a `ContainsWhere` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -224,6 +231,7 @@ extension Publishers {
         /// The error-throwing closure that determines whether this publisher should emit a true element.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// Creates a `TryContainsWhere` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -250,6 +258,7 @@ extension Publishers {
         /// A closure that evaluates each received element.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// Creates a `AllSatisfy` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -276,6 +285,7 @@ extension Publishers {
         /// A closure that evaluates each received element.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// Creates a `TryAllSatisfy` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -300,6 +310,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a `Last` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream) { self.upstream = upstream }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -321,6 +332,7 @@ extension Publishers {
         /// The closure that determines whether to publish an element.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// Creates a `LastWhere` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -346,6 +358,7 @@ extension Publishers {
         /// The error-throwing closure that determines whether to publish an element.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// Creates a `TryLastWhere` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -370,6 +383,7 @@ extension Publishers {
         /// The closure that determines whether to publish an element.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// Creates a `FirstWhere` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -396,6 +410,7 @@ extension Publishers {
         /// The error-throwing closure that determines whether to publish an element.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// Creates a `TryFirstWhere` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate

@@ -10,6 +10,7 @@ extension Publishers {
         /// A closure to evaluate whether two elements are equivalent, for purposes of filtering.
         public let predicate: (Output, Output) -> Bool
 
+        /// Creates a `RemoveDuplicates` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate

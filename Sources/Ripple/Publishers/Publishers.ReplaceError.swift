@@ -12,6 +12,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a `ReplaceError` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, output: Output) {
             self.upstream = upstream
             self.output = output

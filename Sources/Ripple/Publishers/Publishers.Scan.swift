@@ -11,6 +11,7 @@ extension Publishers {
         /// The closure that combines the previous result with the next element.
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
+        /// Creates a `Scan` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(
             upstream: Upstream, initialResult: Output,
             nextPartialResult: @escaping (Output, Upstream.Output) -> Output

@@ -6,6 +6,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a `SetFailureType` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream) {
             self.upstream = upstream
         }

@@ -14,6 +14,7 @@ extension Publishers {
         /// An error-throwing closure that combines the previous result with the next element.
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
+        /// Creates a `TryScan` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(
             upstream: Upstream, initialResult: Output,
             nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
@@ -47,6 +48,7 @@ extension Publishers {
         /// optional values.
         public let transform: (Upstream.Output) throws -> Output?
 
+        /// Creates a `TryCompactMap` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
             self.upstream = upstream
             self.transform = transform
@@ -68,6 +70,7 @@ extension Publishers {
         /// An error-throwing closure to evaluate whether two elements are equivalent.
         public let predicate: (Upstream.Output, Upstream.Output) throws -> Bool
 
+        /// Creates a `TryRemoveDuplicates` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -95,6 +98,7 @@ extension Publishers {
         /// The closure that indicates whether to drop the element.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// Creates a `DropWhile` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -124,6 +128,7 @@ extension Publishers {
         /// The error-throwing closure that indicates whether to drop the element.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// Creates a `TryDropWhile` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -153,6 +158,7 @@ extension Publishers {
         /// The closure that determines whether publishing should continue.
         public let predicate: (Upstream.Output) -> Bool
 
+        /// Creates a `PrefixWhile` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -178,6 +184,7 @@ extension Publishers {
         /// The error-throwing closure that determines whether publishing should continue.
         public let predicate: (Upstream.Output) throws -> Bool
 
+        /// Creates a `TryPrefixWhile` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
@@ -204,6 +211,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
 
+        /// Creates a `IgnoreOutput` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream) { self.upstream = upstream }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {

@@ -15,6 +15,7 @@ extension Publishers {
         /// A publisher to monitor for its first emitted element.
         public let other: Other
 
+        /// Creates a `DropUntilOutput` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, other: Other) {
             self.upstream = upstream
             self.other = other
@@ -41,6 +42,7 @@ extension Publishers {
         /// The publisher that, once it emits, ends this publisher.
         public let other: Other
 
+        /// Creates a `PrefixUntilOutput` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, other: Other) {
             self.upstream = upstream
             self.other = other

@@ -17,6 +17,7 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             /// The value of this time interval.
             public var magnitude: Int
 
+            /// A stride of `value` ticks.
             public init(_ value: Int) { magnitude = value }
             public init(integerLiteral value: Int) { magnitude = value }
             public init(floatLiteral value: Double) { magnitude = Int(value) }

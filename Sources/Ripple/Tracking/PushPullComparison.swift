@@ -29,6 +29,7 @@
 public final class PushPullComparison: @unchecked Sendable {
     /// The result: one entry per dependent, in the order they were added.
     public struct Report: Equatable, Sendable, CustomStringConvertible {
+        /// One dependent's line of the report.
         public struct Entry: Equatable, Sendable {
             /// The dependent's name.
             public var dependent: String
@@ -43,6 +44,7 @@ public final class PushPullComparison: @unchecked Sendable {
             public var pullReruns: Int { pullCauses.count }
         }
 
+        /// One entry per dependent, in the order they were added.
         public var entries: [Entry]
         /// The mutations applied, in order.
         public var mutations: [String]

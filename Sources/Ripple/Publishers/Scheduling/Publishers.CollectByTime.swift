@@ -26,6 +26,7 @@ extension Publishers {
         /// Scheduler options to use for the strategy.
         public let options: Context.SchedulerOptions?
 
+        /// Creates a `CollectByTime` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
             if case .byTimeOrCount(_, _, let count) = strategy {
                 precondition(count > 0, "collect(.byTimeOrCount): count must be greater than zero (got \(count))")

@@ -19,6 +19,7 @@ extension Publishers {
         /// Scheduler options that customize this publisher's delivery of elements.
         public let options: Context.SchedulerOptions?
 
+        /// Creates a `Debounce` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?) {
             self.upstream = upstream
             self.dueTime = dueTime

@@ -19,6 +19,7 @@ extension Publishers {
         /// Options relevant to the scheduler's behavior.
         public let options: Context.SchedulerOptions?
 
+        /// Creates a `Delay` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(
             upstream: Upstream, interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride,
             scheduler: Context, options: Context.SchedulerOptions? = nil

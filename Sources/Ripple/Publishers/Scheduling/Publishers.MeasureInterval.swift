@@ -13,6 +13,7 @@ extension Publishers {
         /// The scheduler used for tracking the timing of events.
         public let scheduler: Context
 
+        /// Creates a `MeasureInterval` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, scheduler: Context) {
             self.upstream = upstream
             self.scheduler = scheduler

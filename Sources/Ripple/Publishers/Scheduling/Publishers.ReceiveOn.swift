@@ -16,6 +16,7 @@ extension Publishers {
         /// Scheduler options used to customize element delivery.
         public let options: Context.SchedulerOptions?
 
+        /// Creates a `ReceiveOn` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
             self.upstream = upstream
             self.scheduler = scheduler
@@ -42,6 +43,7 @@ extension Publishers {
         /// Scheduler options that customize the delivery of elements.
         public let options: Context.SchedulerOptions?
 
+        /// Creates a `SubscribeOn` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
             self.upstream = upstream
             self.scheduler = scheduler

@@ -20,6 +20,7 @@ extension Publishers {
         /// A Boolean value indicating whether to publish the most recent element (else the first).
         public let latest: Bool
 
+        /// Creates a `Throttle` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
             self.upstream = upstream
             self.interval = interval

@@ -20,6 +20,7 @@ extension Publishers {
         /// A closure that executes if the publisher times out; `nil` finishes normally.
         public let customError: (() -> Upstream.Failure)?
 
+        /// Creates a `Timeout` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(
             upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
             options: Context.SchedulerOptions?, customError: (() -> Publishers.Timeout<Upstream, Context>.Failure)?
