@@ -18,7 +18,7 @@ extension AsyncSequence where Self: Sendable {
     }
 }
 
-/// A publisher that republishes the elements of an async sequence (see ``_Concurrency/AsyncSequence/publisher``).
+/// A publisher that republishes the elements of an async sequence (see `AsyncSequence.publisher`).
 public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher, Sendable {
     public typealias Output = Base.Element
     public typealias Failure = Base.Failure

@@ -19,7 +19,7 @@ public protocol Publisher<Output, Failure> {
     /// Attaches the specified subscriber to this publisher.
     ///
     /// Implementations must call ``Subscriber/receive(subscription:)`` exactly once. Callers should
-    /// use ``subscribe(_:)-(Subscriber)`` instead of calling this method directly.
+    /// use `subscribe(_:)` instead of calling this method directly.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
 

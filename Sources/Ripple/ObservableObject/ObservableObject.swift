@@ -1,6 +1,6 @@
 /// A type of object with a publisher that emits before the object has changed.
 ///
-/// Every class that conforms gets an ``objectWillChange-9m2lf`` publisher for free. It emits
+/// Every class that conforms gets an `objectWillChange` publisher for free. It emits
 /// before any of the class's ``Published`` properties changes, and it is the **same instance on
 /// every access** — for final and non-final classes, generic classes, subclasses, classes whose
 /// `@Published` properties are declared in a superclass, and classes with no `@Published` at all

@@ -1,7 +1,7 @@
 /// A publisher that publishes changes from observable objects.
 ///
 /// It emits `Void` before an object changes and never completes. The synthesized
-/// ``ObservableObject/objectWillChange-9m2lf`` of a class is one instance of this type, created on
+/// `ObservableObject.objectWillChange` of a class is one instance of this type, created on
 /// first access and kept for the object's lifetime.
 ///
 /// ```swift
