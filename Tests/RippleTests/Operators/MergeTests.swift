@@ -1,11 +1,12 @@
 import Ripple
+import RippleTesting
 import Testing
 
 @Suite struct MergeTests {
     @Test func interleavesInArrivalOrder() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let recorder = Recorder(for: a.merge(with: b))
+        let recorder = a.merge(with: b).record()  // RippleTesting's recorder
         a.send(1)
         b.send(2)
         a.send(3)

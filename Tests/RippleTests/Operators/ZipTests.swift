@@ -1,10 +1,12 @@
 import Ripple
+import RippleTesting
 import Testing
 
 @Suite struct ZipTests {
     @Test func pairsElementsInOrder() {
-        let recorder = Recorder(for: [1, 2, 3].publisher.zip(["a", "b"].publisher).map { "\($0)\($1)" })
-        #expect(recorder.events == [.subscription, .value("1a"), .value("2b"), .finished])
+        // Dogfooding RippleTesting's recorder.
+        let recorder = [1, 2, 3].publisher.zip(["a", "b"].publisher).map { "\($0)\($1)" }.record()
+        #expect(recorder.events == [.value("1a"), .value("2b"), .completion(.finished)])
     }
 
     // Rule 29: a child that finishes with nothing buffered finishes the zip and cancels the others.

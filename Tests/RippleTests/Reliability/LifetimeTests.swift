@@ -83,20 +83,22 @@ extension Heavy {
         }
 
         @Test func trackingObserversAreReleasedAfterFiringOrCancel() {
-            weak var weakModel: Model?
+            // Dogfooding RippleTesting: LifetimeTracker, willChangeCount and propertiesRead.
+            let lifetimes = LifetimeTracker()
             do {
                 let model = Model()
-                weakModel = model
+                lifetimes.track(model, "model")
                 let fired = Locked(0)
                 withTracking { _ = model.value } onChange: { _ in fired.withLock { $0 += 1 } }
-                model.value = 1  // fires and drops the one-shot observer
+                #expect(willChangeCount(of: model) { model.value = 1 } == 1)  // fires and drops the one-shot observer
+                #expect(propertiesRead { _ = model.value } == ["Model.value"])
                 let token = observe { _ = model.value }
                 token.cancel()
                 let continuous = track { _ = model.value } onChange: { _ in }
                 continuous.cancel()
                 #expect(fired.current == 1)
             }
-            #expect(weakModel == nil)
+            #expect(lifetimes.alive.isEmpty)
         }
 
         /// Resident memory in bytes, from /proc/self/statm (Linux); 0 where that file does not exist.
