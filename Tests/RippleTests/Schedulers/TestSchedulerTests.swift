@@ -123,7 +123,7 @@ import Testing
     }
 }
 
-/// The README's "Testing time without sleeping" example, verbatim apart from the assertion.
+/// The README's "Testing your models" TestScheduler example, verbatim apart from the assertion.
 @Suite struct ReadmeTestSchedulerExampleTests {
     @Test func debounceExample() {
         let scheduler = TestScheduler()
