@@ -239,7 +239,11 @@ public protocol EnvironmentKey {
 /// ```
 public struct EnvironmentValues: @unchecked Sendable {
     private var values: [ObjectIdentifier: Any] = [:]
-    var objects: [ObjectIdentifier: AnyObject] = [:]
+    var objects: [ObjectIdentifier: AnyObject] = [:] {
+        didSet { stamp = EnvironmentStamp.next() }
+    }
+    /// Changes with every write: two values with the same stamp are the same environment.
+    private(set) var stamp = 0
 
     /// Creates empty environment values (every key at its default).
     public init() {}
@@ -247,7 +251,23 @@ public struct EnvironmentValues: @unchecked Sendable {
     /// Accesses the environment value associated with a custom key.
     public subscript<K: EnvironmentKey>(key: K.Type) -> K.Value {
         get { values[ObjectIdentifier(key)] as? K.Value ?? K.defaultValue }
-        set { values[ObjectIdentifier(key)] = newValue }
+        set {
+            values[ObjectIdentifier(key)] = newValue
+            stamp = EnvironmentStamp.next()
+        }
+    }
+}
+
+/// Hands out the stamps that tell environments apart.
+private enum EnvironmentStamp {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var last = 0
+
+    static func next() -> Int {
+        lock.withLock {
+            last += 1
+            return last
+        }
     }
 }
 

@@ -212,8 +212,14 @@ public final class RenderTree: @unchecked Sendable {
                 var reasons: [String] = []
                 if match.isPrimitive || viewsDiffer(previous, child.view) { reasons.append("@self changed") }
                 reasons += match.environmentChanges(to: environment)
+                let environmentMoved = match.environment.stamp != environment.stamp
                 match.environment = environment
-                if !reasons.isEmpty { toEvaluate.append((match, reasons)) }
+                if !reasons.isEmpty {
+                    toEvaluate.append((match, reasons))
+                } else if environmentMoved {
+                    // Not re-evaluated, but a descendant may read what changed.
+                    propagate(environment, below: match)
+                }
                 kept.append(match)
             } else {
                 let created = _NodeHandle(tree: self, parent: node, view: child.view, key: child.key, environment: environment)
@@ -225,6 +231,19 @@ public final class RenderTree: @unchecked Sendable {
         node.children = kept
         for (child, reasons) in toEvaluate {
             evaluate(child, reasons: reasons + takeCauses(child).filter { !reasons.contains($0) })
+        }
+    }
+
+    /// Hands a changed environment down a subtree that is not being re-evaluated, marking the
+    /// nodes whose `@Environment` reads it changes.
+    private func propagate(_ environment: EnvironmentValues, below node: _NodeHandle) {
+        var inner = environment
+        if let primitive = node.view as? any _PrimitiveView { primitive._applyEnvironment(to: &inner) }
+        for child in node.children {
+            let changes = child.environmentChanges(to: inner)
+            child.environment = inner
+            for cause in changes { markDirty(child, cause: cause) }
+            propagate(inner, below: child)
         }
     }
 

@@ -314,3 +314,36 @@ final class Session: ObservableObject {
         _ = tree
     }
 }
+
+@Suite struct EnvironmentPropagationTests {
+    struct Badge: View {
+        @Environment(\.accent) var accent
+        var body: some View { Text("accent \(accent)") }
+    }
+
+    /// Reads nothing and has no inputs: it is not re-evaluated when its parent is.
+    struct Middle: View {
+        var body: some View { Badge() }
+    }
+
+    struct Root: View {
+        @State var accent = "red"
+        var body: some View {
+            VStack {
+                Middle()
+                Button("Green") { accent = "green" }
+            }
+            .environment(\.accent, accent)
+        }
+    }
+
+    @Test func aChangeReachesReadersBelowViewsThatAreNotReEvaluated() {
+        let tree = RenderTree(Root())
+        #expect(tree.texts.first == "accent red")
+        tree.clearLog()
+        tree.tap("Green")
+        #expect(tree.texts.first == "accent green")
+        #expect(tree.log == ["Root: _accent changed", "Badge: _accent changed"])
+        #expect(tree.evaluations(of: "Middle") == 1)
+    }
+}
