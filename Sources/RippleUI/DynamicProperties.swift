@@ -332,6 +332,8 @@ public struct EnvironmentObject<ObjectType: ObservableObject>: DynamicProperty, 
     public var projectedValue: Wrapper { Wrapper(object: wrappedValue) }
 
     func install(on node: _NodeHandle, slot: Int, label: String) {
+        // Which object the environment holds is an environment read: a replacement re-evaluates.
+        node.readsEnvironment(label: label) { $0.objects[ObjectIdentifier(ObjectType.self)].map(ObjectIdentifier.init) as Any }
         guard let object = node.environment.objects[ObjectIdentifier(ObjectType.self)] as? ObjectType else {
             link.current = nil
             return

@@ -347,3 +347,36 @@ final class Session: ObservableObject {
         #expect(tree.evaluations(of: "Middle") == 1)
     }
 }
+
+extension EnvironmentPropagationTests {
+    struct Greeting: View {
+        @EnvironmentObject var session: Session
+        var body: some View { Text("Hello, \(session.user)") }
+    }
+
+    struct Shell: View {
+        var body: some View { Greeting() }
+    }
+
+    struct App: View {
+        @State var session = Session()
+        var body: some View {
+            VStack {
+                Shell()
+                Button("Sign in as Grace") {
+                    let next = Session()
+                    next.user = "Grace"
+                    session = next
+                }
+            }
+            .environmentObject(session)
+        }
+    }
+
+    @Test func aReplacedEnvironmentObjectReachesItsReaders() {
+        let tree = RenderTree(App())
+        #expect(tree.texts.first == "Hello, Ada")
+        tree.tap("Sign in as Grace")
+        #expect(tree.texts.first == "Hello, Grace")
+    }
+}
