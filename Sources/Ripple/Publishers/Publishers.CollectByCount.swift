@@ -41,39 +41,23 @@ extension Publisher {
     }
 }
 
-private final class CollectByCountInner<Downstream: Subscriber, Element>: Subscriber, Subscription, CustomStringConvertible
+private final class CollectByCountInner<Downstream: Subscriber, Element>: OperatorInner<Downstream, Void>, Subscriber
 where Downstream.Input == [Element] {
     typealias Input = Element
     typealias Failure = Downstream.Failure
 
-    private struct State {
-        var upstream = UpstreamStatus.awaitingSubscription
-        var downstream: Downstream?
-    }
-
-    private let lock = Lock()
-    private var state: State
     /// Touched only from the upstream's serial calls.
     private var buffer: [Element] = []
     private let count: Int
 
     init(downstream: Downstream, count: Int) {
-        state = State(downstream: downstream)
         self.count = count
+        super.init(downstream: downstream, extra: (), name: "CollectByCount")
         buffer.reserveCapacity(count)
     }
 
-    var description: String { "CollectByCount" }
-
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard state.upstream.accept(subscription), let downstream = state.downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        lock.unlock()
-        downstream.receive(subscription: self)
+        accept(subscription)
     }
 
     func receive(_ input: Element) -> Subscribers.Demand {
@@ -100,19 +84,10 @@ where Downstream.Input == [Element] {
         downstream.receive(completion: completion)
     }
 
-    func request(_ demand: Subscribers.Demand) {
+    /// Each array asked for is `count` elements upstream.
+    override func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "CollectByCount: demand must be greater than zero (got \(demand))")
         let upstream = lock.withLock { state.upstream.subscription }
         upstream?.request(demand * count)
-    }
-
-    func cancel() {
-        lock.lock()
-        let upstream = state.upstream.terminate()
-        let released = state.downstream
-        state.downstream = nil
-        lock.unlock()
-        upstream?.cancel()
-        _ = released
     }
 }

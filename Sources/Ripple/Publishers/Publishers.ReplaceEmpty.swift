@@ -38,39 +38,26 @@ extension Publisher {
     }
 }
 
-private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+private struct ReplaceEmptyState {
+    var sawValue = false
+    var demanded = false
+    /// Upstream finished empty; the replacement waits for demand.
+    var holding = false
+}
+
+private final class ReplaceEmptyInner<Downstream: Subscriber>: OperatorInner<Downstream, ReplaceEmptyState>, Subscriber {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private struct State {
-        var upstream = UpstreamStatus.awaitingSubscription
-        var downstream: Downstream?
-        var sawValue = false
-        var demanded = false
-        /// Upstream finished empty; the replacement waits for demand.
-        var holding = false
-    }
-
-    private let lock = Lock()
-    private var state: State
     private let output: Input
 
     init(downstream: Downstream, output: Input) {
-        state = State(downstream: downstream)
         self.output = output
+        super.init(downstream: downstream, extra: ReplaceEmptyState(), name: "ReplaceEmpty")
     }
 
-    var description: String { "ReplaceEmpty" }
-
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard state.upstream.accept(subscription), let downstream = state.downstream else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        lock.unlock()
-        downstream.receive(subscription: self)
+        accept(subscription)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -79,7 +66,7 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
             lock.unlock()
             return .none
         }
-        state.sawValue = true
+        state.extra.sawValue = true
         lock.unlock()
         return downstream.receive(input)
     }
@@ -91,9 +78,9 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
             return
         }
         state.upstream = .terminal
-        if case .finished = completion, !state.sawValue {
-            guard state.demanded else {
-                state.holding = true
+        if case .finished = completion, !state.extra.sawValue {
+            guard state.extra.demanded else {
+                state.extra.holding = true
                 lock.unlock()
                 return
             }
@@ -108,11 +95,11 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
         downstream.receive(completion: completion)
     }
 
-    func request(_ demand: Subscribers.Demand) {
+    override func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "ReplaceEmpty: demand must be greater than zero (got \(demand))")
         lock.lock()
-        state.demanded = true
-        if state.holding, let downstream = state.downstream {
+        state.extra.demanded = true
+        if state.extra.holding, let downstream = state.downstream {
             state.downstream = nil
             lock.unlock()
             _ = downstream.receive(output)
@@ -122,15 +109,5 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subsc
         let upstream = state.upstream.subscription
         lock.unlock()
         upstream?.request(demand)
-    }
-
-    func cancel() {
-        lock.lock()
-        let upstream = state.upstream.terminate()
-        let released = state.downstream
-        state.downstream = nil
-        lock.unlock()
-        upstream?.cancel()
-        _ = released
     }
 }

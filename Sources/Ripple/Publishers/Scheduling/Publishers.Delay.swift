@@ -89,8 +89,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         later { [self] in complete(completion) }
     }
 
+    /// Requests go straight upstream, as for any operator that does not count demand itself.
     override func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Delay: demand must be greater than zero (got \(demand))")
-        lock.withLock { state.upstream.subscription }?.request(demand)
+        forwardUpstream(demand)
     }
 }

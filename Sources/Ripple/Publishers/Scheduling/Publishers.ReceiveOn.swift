@@ -76,39 +76,23 @@ extension Publisher {
     }
 }
 
-private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible
+private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: OperatorInner<Downstream, Void>,
+    Subscriber
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private struct State {
-        var upstream = UpstreamStatus.awaitingSubscription
-        var downstream: Downstream?
-    }
-
-    private let lock = Lock()
-    private var state: State
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        state = State(downstream: downstream)
         self.scheduler = scheduler
         self.options = options
+        super.init(downstream: downstream, extra: (), name: "ReceiveOn")
     }
 
-    var description: String { "ReceiveOn" }
-
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard let downstream = state.downstream, state.upstream.accept(subscription) else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        lock.unlock()
-        downstream.receive(subscription: self)
+        accept(subscription)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -131,21 +115,6 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: 
             }
             downstream?.receive(completion: completion)
         }
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "ReceiveOn: demand must be greater than zero (got \(demand))")
-        lock.withLock { state.upstream.subscription }?.request(demand)
-    }
-
-    func cancel() {
-        lock.lock()
-        let upstream = state.upstream.terminate()
-        let released = state.downstream
-        state.downstream = nil
-        lock.unlock()
-        upstream?.cancel()
-        _ = released
     }
 }
 

@@ -102,8 +102,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         scheduler.schedule(options: options) { [self] in complete(completion) }
     }
 
+    /// Requests go straight upstream, as for any operator that does not count demand itself.
     override func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Timeout: demand must be greater than zero (got \(demand))")
-        lock.withLock { state.upstream.subscription }?.request(demand)
+        forwardUpstream(demand)
     }
 }
