@@ -68,7 +68,9 @@ final class SearchModel: ObservableObject {
         Task.detached {
             for value in 1...3 { subject.send(value) }
         }
-        #expect(try await recorder.values(count: 3) == [1, 2, 3])
+        // A generous timeout: the sending task needs a thread of the shared pool, which other
+        // tests running in parallel (ten times slower under ThreadSanitizer) may hold for a while.
+        #expect(try await recorder.values(count: 3, timeout: 60) == [1, 2, 3])
     }
 
     @Test func waitingThrowsWhenTheValuesNeverCome() {
