@@ -25,8 +25,9 @@ func eventually(within seconds: Double = 30, _ condition: () async -> Bool) asyn
     return await condition()
 }
 
-/// The heavy reliability suites (stress, the randomized model, lifetimes, the re-entrancy matrix,
-/// fan-in stress) block the thread they run on. Grouped under one serialized suite, they take at
+/// The heavy suites (stress, the randomized model, lifetimes, the re-entrancy matrix, and the
+/// concurrency tests of subjects, fan-in, tracking and ObservableObject) block the thread they run
+/// on. Grouped under one serialized suite, they take at
 /// most one of the test runner's threads at a time, so async tests elsewhere are never starved.
 @Suite(.serialized) struct Heavy {}
 
