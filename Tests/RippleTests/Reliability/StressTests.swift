@@ -138,31 +138,41 @@ extension Heavy {
             Dictionary(uniqueKeysWithValues: (0..<producers).map { ($0, perProducer) })
         }
 
-        @Test func passthroughSendersWithSubscribersComingAndGoing() {
-            let subject = PassthroughSubject<Int, Never>()
-            let steady = (0..<3).map { _ in Ledger() }
-            steady.forEach { subject.subscribe($0) }
+        /// The shape most scenarios share: on 4 threads, `senders` of them send `perProducer`
+        /// values each through `send` (recording what they start sending), and the others subscribe
+        /// a ledger through `subscribe` and cancel it at once, 500 times each. Returns those ledgers.
+        static func sendWhileChurning(
+            senders: Int, send: @escaping @Sendable (Int) -> Void, subscribe: @escaping @Sendable (Ledger) -> Void
+        ) -> [Ledger] {
             let churned = Locked<[Ledger]>([])
-            let producers = Producers(count: 2)
+            let producers = Producers(count: senders)
             runConcurrently(threads: 4) { thread in
-                if thread < 2 {
-                    for sequence in 0..<Self.perProducer {
+                if thread < senders {
+                    for sequence in 0..<perProducer {
                         producers.starting(thread, sequence)
-                        subject.send(thread * 1_000_000 + sequence)
+                        send(thread * 1_000_000 + sequence)
                     }
                 } else {
                     for _ in 0..<500 {
                         let ledger = Ledger(producers: producers)
-                        subject.subscribe(ledger)
+                        subscribe(ledger)
                         ledger.cancel()
                         churned.withLock { $0.append(ledger) }
                     }
                 }
             }
+            return churned.current
+        }
+
+        @Test func passthroughSendersWithSubscribersComingAndGoing() {
+            let subject = PassthroughSubject<Int, Never>()
+            let steady = (0..<3).map { _ in Ledger() }
+            steady.forEach { subject.subscribe($0) }
+            let churned = Self.sendWhileChurning(senders: 2, send: { subject.send($0) }, subscribe: { subject.subscribe($0) })
             var result = Result(scenario: "PassthroughSubject: 2 senders, 2 threads subscribing and cancelling", threads: 4,
                                 operations: 2 * Self.perProducer + 2 * 500)
             steady.forEach { result.audit($0, expected: Self.expected(producers: 2)) }
-            churned.current.forEach { result.auditPartial($0) }
+            churned.forEach { result.auditPartial($0) }
             print(result)
             #expect(result.clean, "\(result)")
         }
@@ -201,28 +211,12 @@ extension Heavy {
             let subject = CurrentValueSubject<Int, Never>(-1)
             let steady = (0..<3).map { _ in Ledger() }
             steady.forEach { subject.subscribe($0) }
-            let churned = Locked<[Ledger]>([])
-            let producers = Producers(count: 3)
-            runConcurrently(threads: 4) { thread in
-                if thread < 3 {
-                    for sequence in 0..<Self.perProducer {
-                        producers.starting(thread, sequence)
-                        subject.send(thread * 1_000_000 + sequence)
-                    }
-                } else {
-                    for _ in 0..<500 {
-                        let ledger = Ledger(producers: producers)
-                        subject.subscribe(ledger)
-                        ledger.cancel()
-                        churned.withLock { $0.append(ledger) }
-                    }
-                }
-            }
+            let churned = Self.sendWhileChurning(senders: 3, send: { subject.send($0) }, subscribe: { subject.subscribe($0) })
             var result = Result(scenario: "CurrentValueSubject: 3 senders, 1 thread subscribing and cancelling", threads: 4,
                                 operations: 3 * Self.perProducer + 500)
             // The initial value (-1) reads as producer 0, sequence -1: first, and in order.
             steady.forEach { result.audit($0, expected: Self.expected(producers: 3)) }
-            churned.current.forEach { result.auditPartial($0) }
+            churned.forEach { result.auditPartial($0) }
             print(result)
             #expect(result.clean, "\(result)")
             #expect(steady.allSatisfy { $0.received.first == -1 })
@@ -238,27 +232,12 @@ extension Heavy {
             model.$value.dropFirst().subscribe(dollar)
             let willChange = Locked(0)
             let token = model.objectWillChange.sink { willChange.withLock { $0 += 1 } }
-            let churned = Locked<[Ledger]>([])
-            let producers = Producers(count: 3)
-            runConcurrently(threads: 4) { thread in
-                if thread < 3 {
-                    for sequence in 0..<Self.perProducer {
-                        producers.starting(thread, sequence)
-                        model.value = thread * 1_000_000 + sequence
-                    }
-                } else {
-                    for _ in 0..<500 {
-                        let ledger = Ledger(producers: producers)
-                        model.$value.subscribe(ledger)
-                        ledger.cancel()
-                        churned.withLock { $0.append(ledger) }
-                    }
-                }
-            }
+            let churned = Self.sendWhileChurning(
+                senders: 3, send: { model.value = $0 }, subscribe: { model.$value.subscribe($0) })
             var result = Result(scenario: "@Published: 3 writers, $x and objectWillChange subscribers, 1 thread churning $x",
                                 threads: 4, operations: 3 * Self.perProducer + 500)
             result.audit(dollar, expected: Self.expected(producers: 3))
-            churned.current.forEach { result.auditPartial($0) }
+            churned.forEach { result.auditPartial($0) }
             result.lost += max(0, 3 * Self.perProducer - willChange.current)
             result.duplicated += max(0, willChange.current - 3 * Self.perProducer)
             print(result)
