@@ -18,19 +18,29 @@ extension Subscribers {
         @usableFromInline
         internal let rawValue: UInt
 
-        @usableFromInline
-        internal static let unlimitedRaw = UInt(Int.max) + 1
+        // The constants are computed, not stored: a stored `static let` is reached through a lazy
+        // initializer's accessor call on every use, and demand is checked on every delivery.
+        @inlinable
+        internal static var unlimitedRaw: UInt { UInt(Int.max) + 1 }
 
         @inlinable
         internal init(rawValue: UInt) {
             self.rawValue = Swift.min(rawValue, Demand.unlimitedRaw)
         }
 
+        /// A demand whose raw value is known to be in range.
+        @inlinable
+        internal init(uncheckedRawValue rawValue: UInt) {
+            self.rawValue = rawValue
+        }
+
         /// A request for as many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: unlimitedRaw)
+        @inlinable
+        public static var unlimited: Demand { Demand(uncheckedRawValue: unlimitedRaw) }
 
         /// A request for no elements from the publisher. Equivalent to `.max(0)`.
-        public static let none = Demand(rawValue: 0)
+        @inlinable
+        public static var none: Demand { Demand(uncheckedRawValue: 0) }
 
         /// Creates a demand for the given maximum number of elements.
         ///

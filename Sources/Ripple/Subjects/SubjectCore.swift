@@ -16,7 +16,8 @@ import Synchronization
 ///
 /// Layout for speed (see `Documentation/Locking.md`): everything generic is specialized in client
 /// code through `@inlinable`; what is reached through dynamic dispatch (cancel, through
-/// ``AnyCancellable``) touches only non-generic state, so it needs no runtime metadata lookups.
+/// ``AnyCancellable``) touches only non-generic state, so it needs no runtime metadata lookups; and a
+/// delivery retains nothing (see ``SubjectConduit`` for why that is safe).
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
@@ -61,14 +62,16 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return
         }
         // The closure is created here, where `S` is known, so delivery is specialized end to end.
-        let conduit = SubjectConduit(core: self, slot: registry.slots.count) { delivery in
-            switch delivery {
-            case .value(let value): return subscriber.receive(value)
-            case .completion(let completion):
-                subscriber.receive(completion: completion)
-                return .none
-            }
-        }
+        let conduit = SubjectConduit(
+            core: self, slot: registry.slots.count,
+            downstream: .subscriber { delivery in
+                switch delivery {
+                case .value(let value): return subscriber.receive(value)
+                case .completion(let completion):
+                    subscriber.receive(completion: completion)
+                    return .none
+                }
+            })
         registry.append(conduit)
         lock.unlock()
         subscriber.receive(subscription: conduit)
@@ -83,33 +86,30 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        attachSink(onCompletion: receiveCompletion) { delivery in
-            switch delivery {
-            case .value(let value):
-                receiveValue(value)
-            case .completion(let completion):
-                receiveCompletion(completion)
-            }
-            return .none
-        }
+        attachSink(
+            onCompletion: receiveCompletion,
+            downstream: .subscriber { delivery in
+                switch delivery {
+                case .value(let value):
+                    receiveValue(value)
+                case .completion(let completion):
+                    receiveCompletion(completion)
+                }
+                return .none
+            })
     }
 
-    /// `sink(receiveValue:)`: the same, without capturing a completion closure that does nothing
-    /// (a smaller closure context per subscriber).
+    /// `sink(receiveValue:)`: the conduit keeps the user's closure itself, with no wrapper closure
+    /// (one allocation fewer per subscriber, one indirect call fewer per value).
     @inlinable
     func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        attachSink(onCompletion: nil) { delivery in
-            if case .value(let value) = delivery {
-                receiveValue(value)
-            }
-            return .none
-        }
+        attachSink(onCompletion: nil, downstream: .values(receiveValue))
     }
 
     @inlinable
     func attachSink(
         onCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
-        deliver: @escaping SubjectConduit<Output, Failure>.Deliver
+        downstream: consuming ConduitDownstream<Output, Failure>
     ) -> AnyCancellable {
         lock.lock()
         if let completion = state.completion {
@@ -117,7 +117,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             onCompletion?(completion)
             return AnyCancellable(object: EmptySubscription.shared)
         }
-        let conduit = SubjectConduit(core: self, slot: registry.slots.count, deliver: deliver)
+        let conduit = SubjectConduit(core: self, slot: registry.slots.count, downstream: downstream)
         registry.append(conduit)
         lock.unlock()
         conduit.request(.unlimited)
@@ -139,15 +139,20 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             state.version &+= 1
         }
         let version = state.version
-        if registry.slots.count == 1, let only = registry.slots[0] {
+        if registry.slots.count == 1, let only = registry.unretainedConduit(at: 0) {
             // One subscriber, the common case: decide its delivery in this same critical section.
-            unsafeDowncast(only, to: SubjectConduit<Output, Failure>.self).offerLocked(value, version: version)
+            // No retain: the registry keeps the conduit alive, or, if it drops the conduit during
+            // the delivery, the conduit pins itself (see `SubjectConduit`).
+            only._withUnsafeGuaranteedRef { conduit in
+                unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offerLocked(value, version: version)
+            }
             return
         }
-        // Retains the buffer; it is copied only if a subscribe or cancel happens while we deliver.
+        // Retains the buffer, and so every conduit in it, for the loop; the buffer is copied only if
+        // a subscribe or cancel happens meanwhile.
         let slots = registry.slots
         lock.unlock()
-        for case let conduit? in slots {
+        SubjectRegistry.forEachConduit(in: slots) { conduit in
             unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offer(value, version: version)
         }
     }
@@ -214,6 +219,35 @@ struct SubjectRegistry {
         liveCount += 1
     }
 
+    /// The conduit at `index` (`nil` for a hole), without retaining it: valid while the caller holds
+    /// the lock.
+    @inlinable @inline(__always)
+    func unretainedConduit(at index: Int) -> Unmanaged<ConduitBase>? {
+        slots.withUnsafeBufferPointer { buffer in
+            UnsafeRawPointer(buffer.baseAddress!)
+                .load(fromByteOffset: index &* MemoryLayout<ConduitBase?>.stride, as: UnsafeRawPointer?.self)
+                .map { Unmanaged<ConduitBase>.fromOpaque($0) }
+        }
+    }
+
+    /// Calls `body` with each live conduit of `slots`, borrowed from the array rather than retained
+    /// one by one: `slots` keeps them all alive for the call. (Iterating the array would retain and
+    /// release every conduit — two atomic operations per subscriber per send.)
+    @inlinable @inline(__always)
+    static func forEachConduit(in slots: ContiguousArray<ConduitBase?>, _ body: (ConduitBase) -> Void) {
+        slots.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let raw = UnsafeRawPointer(base)
+            for index in 0..<buffer.count {
+                let object = raw.load(
+                    fromByteOffset: index &* MemoryLayout<ConduitBase?>.stride, as: UnsafeRawPointer?.self)
+                if let object {
+                    Unmanaged<ConduitBase>.fromOpaque(object)._withUnsafeGuaranteedRef(body)
+                }
+            }
+        }
+    }
+
     @inlinable
     mutating func removeAll() -> ContiguousArray<ConduitBase?> {
         let all = slots
@@ -236,7 +270,7 @@ struct SubjectRegistry {
             var compacted = ContiguousArray<ConduitBase?>()
             compacted.reserveCapacity(liveCount)
             for case let conduit? in slots {
-                conduit.slot = compacted.count
+                conduit.move(toSlot: compacted.count)
                 compacted.append(conduit)
             }
             slots = compacted
@@ -252,80 +286,143 @@ struct SubjectRegistry {
     }
 }
 
-/// The part of a conduit that is not generic: its position in the registry and cancellation, so
-/// ``AnyCancellable`` can cancel it with a plain virtual call.
+/// The part of a conduit that is not generic, so ``AnyCancellable`` can cancel it with a plain
+/// virtual call. It has no stored properties: the subclass lays all of its fields out itself, which
+/// keeps a conduit in a smaller malloc size class.
 @usableFromInline
 class ConduitBase: @unchecked Sendable {
-    /// Position in the registry's `slots`; guarded by the subject's lock.
-    @exclusivity(unchecked) @usableFromInline var slot: Int
-
     @inlinable
-    init(slot: Int) {
-        self.slot = slot
-    }
+    init() {}
 
     /// Overridden by ``SubjectConduit``, the only subclass.
     @usableFromInline
     func cancel() {}
+
+    /// Records the conduit's new position after the registry compacts (under the subject's lock).
+    /// Overridden by ``SubjectConduit``.
+    @usableFromInline
+    func move(toSlot slot: Int) {}
 }
 
-/// Values that another thread accepted for a conduit while it was delivering (allocated only under
-/// contention).
+/// What a conduit needs only sometimes, so it is not carried by every conduit: values that another
+/// thread accepted while the conduit was delivering (allocated only under contention), and, for a
+/// ``CurrentValueSubject`` (allocated with the conduit), the version of the value last replayed.
 @usableFromInline
-final class ConduitBacklog<Output, Failure: Error> {
-    @usableFromInline var values: ContiguousArray<Output> = []
-    @usableFromInline var head = 0
-    @usableFromInline var completion: Subscribers.Completion<Failure>?
+final class ConduitSide<Output, Failure: Error> {
+    // Guarded by the subject's lock, like the conduit's own fields.
+    @exclusivity(unchecked) @usableFromInline var values: ContiguousArray<Output> = []
+    @exclusivity(unchecked) @usableFromInline var head = 0
+    @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
+    /// CurrentValueSubject: the version last delivered from `request` (an offer at or below it is stale).
+    @exclusivity(unchecked) @usableFromInline var replayedVersion: UInt64 = 0
 
     @inlinable
     init() {}
 }
 
+/// How a conduit reaches its subscriber.
+///
+/// Non-copyable on purpose: a conduit calls it *in place* (a borrowing switch on its own stored
+/// property), so a delivery retains nothing. Copying it out, as a plain closure property would be,
+/// costs a retain and a release of the closure context per value — two atomic operations. In
+/// exchange the conduit must never replace it while a thread is inside it: see
+/// ``SubjectConduit/terminateLocked()``.
+@usableFromInline
+enum ConduitDownstream<Output, Failure: Error>: ~Copyable {
+    /// A subscriber, reached through a closure made where its type is known (so it is specialized).
+    case subscriber((SubjectConduit<Output, Failure>.Delivery) -> Subscribers.Demand)
+    /// `sink(receiveValue:)`: the user's closure itself, with no wrapper around it.
+    case values((Output) -> Void)
+    /// Terminated: the subscriber has been released.
+    case released
+
+    @inlinable @inline(__always)
+    borrowing func receive(_ value: Output) -> Subscribers.Demand {
+        switch self {
+        case .subscriber(let deliver): return deliver(.value(value))
+        case .values(let receiveValue):
+            receiveValue(value)
+            return .none
+        case .released: return .none
+        }
+    }
+
+    @inlinable
+    borrowing func receive(completion: Subscribers.Completion<Failure>) {
+        switch self {
+        case .subscriber(let deliver): _ = deliver(.completion(completion))
+        case .values: break
+        case .released: break
+        }
+    }
+
+    /// Moves the subscriber out, leaving `.released`.
+    @inlinable
+    mutating func take() -> ConduitDownstream {
+        let taken = consume self
+        self = .released
+        return taken
+    }
+}
+
 /// The subscription a subject hands to one subscriber.
 ///
 /// Generic only over the subject's `Output` and `Failure`, so the subject calls it directly and the
-/// compiler specializes both together; the subscriber is reached through `deliver`, a closure made
-/// where the subscriber's type is known.
+/// compiler specializes both together; the subscriber is reached through `downstream`.
+///
+/// Lifetime during a delivery: the thread delivering holds no reference of its own. A send to many
+/// subscribers keeps them alive through its snapshot of the registry; a send to the only subscriber
+/// relies on the registry itself. If the conduit leaves the registry while some thread is inside its
+/// subscriber (cancelled, or the subject completed), it *pins* itself — one retain, taken under the
+/// lock — and the delivering thread drops the pin as its very last step when it gives up the
+/// delivering role. So the send path costs no retain or release at all.
 @usableFromInline
 final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
-    /// What the conduit hands its subscriber.
+    /// What the conduit hands a subscriber.
     @usableFromInline
     enum Delivery {
         case value(Output)
         case completion(Subscribers.Completion<Failure>)
     }
 
-    @usableFromInline
-    typealias Deliver = (Delivery) -> Subscribers.Demand
-
     @usableFromInline let core: SubjectCore<Output, Failure>
 
-    // Everything below is guarded by `core.lock`. (Declared widest first: Swift lays class fields out
-    // in declaration order, and grouping the two flags keeps a conduit in a smaller malloc class.)
-    /// `nil` once terminated, so the subscriber is released (see `terminateLocked()` for the one exception).
-    @exclusivity(unchecked) @usableFromInline var downstream: Deliver?
+    // Everything below is guarded by `core.lock`. Swift lays class fields out in declaration order;
+    // this order packs the small fields behind the 17-byte `downstream` so a conduit is 72 bytes,
+    // an 80-byte malloc block.
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     /// The thread currently inside `downstream`, or 0.
     @exclusivity(unchecked) @usableFromInline var deliveringThread: UInt = 0
-    /// What other threads left for the delivering thread (`nil` unless there was contention).
-    @exclusivity(unchecked) @usableFromInline var backlog: ConduitBacklog<Output, Failure>?
-    /// CurrentValueSubject: the version last delivered from `request` (an offer at or below it is stale).
-    @exclusivity(unchecked) @usableFromInline var replayedVersion: UInt64 = 0
+    /// The contention backlog and the CurrentValueSubject's replay version (see ``ConduitSide``).
+    @exclusivity(unchecked) @usableFromInline var side: ConduitSide<Output, Failure>?
+    /// `.released` once terminated — except while a thread is inside it (see `terminateLocked()`).
+    @exclusivity(unchecked) @usableFromInline var downstream: ConduitDownstream<Output, Failure>
     @exclusivity(unchecked) @usableFromInline var terminated = false
     /// CurrentValueSubject: the subscriber has not seen the latest value yet and gets it on demand.
     @exclusivity(unchecked) @usableFromInline var owesCurrent: Bool
+    /// The conduit holds one retain on itself (see the type's discussion).
+    @exclusivity(unchecked) @usableFromInline var pinned = false
+    /// Position in the registry's `slots`.
+    @exclusivity(unchecked) @usableFromInline var slot: UInt32
 
     @inlinable
-    init(core: SubjectCore<Output, Failure>, slot: Int, deliver: @escaping Deliver) {
+    init(core: SubjectCore<Output, Failure>, slot: Int, downstream: consuming ConduitDownstream<Output, Failure>) {
         self.core = core
-        self.downstream = deliver
+        self.downstream = downstream
         self.owesCurrent = core.replaysCurrent
-        super.init(slot: slot)
+        self.side = core.replaysCurrent ? ConduitSide() : nil
+        self.slot = UInt32(slot)
+        super.init()
     }
 
     @usableFromInline var description: String { core.replaysCurrent ? "CurrentValueSubject" : "PassthroughSubject" }
+
+    @usableFromInline
+    override func move(toSlot slot: Int) {
+        self.slot = UInt32(slot)
+    }
 
     // MARK: Values from the subject
 
@@ -338,11 +435,11 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// `offer` with the core's lock already held; unlocks it.
     @inlinable
     func offerLocked(_ value: Output, version: UInt64) {
-        guard !terminated, let downstream else {
+        guard !terminated else {
             core.lock.unlock()
             return
         }
-        if core.replaysCurrent && version <= replayedVersion {
+        if core.replaysCurrent, let side, version <= side.replayedVersion {
             // Already delivered as the current value by `request`.
             core.lock.unlock()
             return
@@ -356,16 +453,14 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         let me = currentThreadID()
         let outer = deliveringThread
         if outer != 0 && outer != me {
-            let backlog = self.backlog ?? ConduitBacklog()
-            self.backlog = backlog
-            backlog.values.append(value)
+            sideLocked().values.append(value)
             core.lock.unlock()
             return
         }
         if core.replaysCurrent { owesCurrent = false }
         deliveringThread = me
         core.lock.unlock()
-        let more = downstream(.value(value))
+        let more = downstream.receive(value)
         didDeliver(more, nested: outer != 0)
     }
 
@@ -379,15 +474,22 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         let delivering = deliveringThread
         if delivering != 0 && delivering != currentThreadID() {
             // Another thread is inside `downstream`; it delivers the backlog and then this completion.
-            let backlog = self.backlog ?? ConduitBacklog()
-            self.backlog = backlog
-            backlog.completion = completion
+            // The subject has already dropped this conduit from its registry.
+            sideLocked().completion = completion
+            pinLocked()
             core.lock.unlock()
             return
         }
-        let downstream = terminateLocked()
+        let released = terminateLocked()
         core.lock.unlock()
-        _ = downstream?(.completion(completion))
+        if delivering == 0 {
+            released.receive(completion: completion)
+        } else {
+            // A completion sent from inside this subscriber's own `receive`: delivered at once,
+            // nested, to the subscriber the outer call still holds.
+            downstream.receive(completion: completion)
+        }
+        _ = consume released
     }
 
     // MARK: Subscription
@@ -404,7 +506,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         let upstreams = core.replaysCurrent ? [] : core.registry.upstreamsToRequest()
         let me = currentThreadID()
         let outer = deliveringThread
-        guard owesCurrent, outer == 0 || outer == me, let downstream else {
+        guard owesCurrent, outer == 0 || outer == me else {
             // Either nothing is owed, or the delivering thread will deliver it when its call returns.
             core.lock.unlock()
             for upstream in upstreams { upstream.request(.unlimited) }
@@ -413,7 +515,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         let value = takeCurrentLocked()
         deliveringThread = me
         core.lock.unlock()
-        let more = downstream(.value(value))
+        let more = downstream.receive(value)
         didDeliver(more, nested: outer != 0)
     }
 
@@ -426,10 +528,10 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             core.lock.unlock()
             return
         }
-        let downstream = terminateLocked()
+        let released = terminateLocked()
         core.lock.unlock()
         // Released here, outside the lock: its deinit may run user code.
-        _ = downstream
+        _ = consume released
     }
 
     // MARK: Delivery loop
@@ -441,45 +543,51 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         var more = returned
         while true {
             core.lock.lock()
-            if terminated {
-                // Cancelled while delivering: the subscriber was kept for us; release it now.
-                if !nested { deliveringThread = 0 }
-                let released = downstream
-                downstream = nil
+            if nested {
+                // The outermost call on this thread finishes the job (and releases, if terminated).
+                if !terminated { demand += more }
                 core.lock.unlock()
-                _ = released
+                return
+            }
+            if terminated {
+                // Cancelled or completed while delivering: the subscriber was kept for us.
+                deliveringThread = 0
+                let released = downstream.take()
+                let unpin = unpinLocked()
+                core.lock.unlock()
+                _ = consume released
+                if unpin { Unmanaged.passUnretained(self).release() }
                 return
             }
             demand += more
-            if nested {
-                core.lock.unlock()
-                return
-            }
-            if let backlog, let downstream {
-                if backlog.head < backlog.values.count {
-                    let value = backlog.values[backlog.head]
-                    backlog.head += 1
-                    if backlog.head == backlog.values.count {
-                        backlog.values.removeAll(keepingCapacity: true)
-                        backlog.head = 0
+            if let side {
+                if side.head < side.values.count {
+                    let value = side.values[side.head]
+                    side.head += 1
+                    if side.head == side.values.count {
+                        side.values.removeAll(keepingCapacity: true)
+                        side.head = 0
                     }
                     core.lock.unlock()
-                    more = downstream(.value(value))
+                    more = downstream.receive(value)
                     continue
                 }
-                if let completion = backlog.completion {
-                    backlog.completion = nil
+                if let completion = side.completion {
+                    side.completion = nil
                     deliveringThread = 0
-                    let downstream = terminateLocked()
+                    let released = terminateLocked()
+                    let unpin = unpinLocked()
                     core.lock.unlock()
-                    _ = downstream?(.completion(completion))
+                    released.receive(completion: completion)
+                    _ = consume released
+                    if unpin { Unmanaged.passUnretained(self).release() }
                     return
                 }
             }
-            if owesCurrent && demand > 0, let downstream {
+            if owesCurrent && demand > 0 {
                 let value = takeCurrentLocked()
                 core.lock.unlock()
-                more = downstream(.value(value))
+                more = downstream.receive(value)
                 continue
             }
             deliveringThread = 0
@@ -488,29 +596,55 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         }
     }
 
+    /// The side object, created on first use.
+    @inlinable
+    func sideLocked() -> ConduitSide<Output, Failure> {
+        if let side { return side }
+        let created = ConduitSide<Output, Failure>()
+        side = created
+        return created
+    }
+
     /// CurrentValueSubject: charges one demand for the current value and marks it delivered.
     @inlinable
     func takeCurrentLocked() -> Output {
         owesCurrent = false
-        replayedVersion = core.state.version
+        // A CurrentValueSubject's conduit always has its side object.
+        side?.replayedVersion = core.state.version
         demand -= 1
         // `owesCurrent` is only ever true for a CurrentValueSubject, whose `current` is never nil.
         return core.state.current!
     }
 
     /// Marks the conduit terminated and removes it from the subject. Returns the subscriber for the
-    /// caller to notify or release outside the lock — unless another thread is delivering to it right
-    /// now, in which case that thread keeps using it and releases it in `didDeliver`.
+    /// caller to notify or release outside the lock — unless a thread (this one included, further up
+    /// the stack) is inside it right now: then it stays in place, the conduit pins itself, and the
+    /// delivering thread releases both in `didDeliver`.
     @inlinable
-    func terminateLocked() -> Deliver? {
+    func terminateLocked() -> ConduitDownstream<Output, Failure> {
         terminated = true
-        backlog = nil
-        core.registry.remove(slot: slot)
-        if deliveringThread != 0 && deliveringThread != currentThreadID() {
-            return nil
+        side = nil
+        core.registry.remove(slot: Int(slot))
+        if deliveringThread != 0 {
+            pinLocked()
+            return .released
         }
-        let released = downstream
-        downstream = nil
-        return released
+        return downstream.take()
+    }
+
+    /// Takes the conduit's retain on itself (see the type's discussion), once.
+    @inlinable
+    func pinLocked() {
+        guard !pinned else { return }
+        pinned = true
+        _ = Unmanaged.passUnretained(self).retain()
+    }
+
+    /// Whether the caller must release the pin (after unlocking, as its last use of the conduit).
+    @inlinable
+    func unpinLocked() -> Bool {
+        guard pinned else { return false }
+        pinned = false
+        return true
     }
 }
