@@ -77,6 +77,19 @@ public enum Suite {
                 }
             }
         }
+        add("map→filter→Subscribers.Sink (no direct path)") {
+            // The same chain with an explicit Subscribers.Sink: what any operator chain costs when
+            // `sink` cannot attach to the subject directly (stateful or erased operators in between).
+            let counter = Sink()
+            let subject = PassthroughSubject<Int, Never>()
+            let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { counter.total &+= $0 })
+            subject.map { $0 &+ 1 }.filter { $0 & 1 == 0 }.subscribe(sink)
+            return .loop { n in
+                withExtendedLifetime(sink) {
+                    for i in 0..<n { subject.send(i) }
+                }
+            }
+        }
         add("CurrentValueSubject send") {
             let counter = Sink()
             let subject = CurrentValueSubject<Int, Never>(0)

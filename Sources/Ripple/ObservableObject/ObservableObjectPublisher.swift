@@ -36,6 +36,17 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// fewer).
     @inlinable
     public func sink(receiveValue: @escaping () -> Void) -> AnyCancellable {
-        core.sink(receiveValue: receiveValue)
+        core.attachSink(receiveCompletion: nil, receiveValue: receiveValue)
+    }
+}
+
+extension ObservableObjectPublisher: _SubjectBacked {
+    /// Attaches the closures to this publisher's conduit (used by `sink`).
+    @inlinable
+    public func _attachSink(
+        receiveCompletion: ((Subscribers.Completion<Never>) -> Void)?,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        core.attachSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
 }

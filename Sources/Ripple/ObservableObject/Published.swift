@@ -119,13 +119,17 @@ public struct Published<Value> {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
             box.subject().receive(subscriber: subscriber)
         }
+    }
+}
 
-        /// Attaches a closure-based subscriber (the same behaviour as the generic `sink`, one object
-        /// fewer).
-        @inlinable
-        public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
-            box.subject().sink(receiveValue: receiveValue)
-        }
+extension Published.Publisher: _SubjectBacked {
+    /// Attaches the closures to the property's subject (used by `sink`).
+    @inlinable
+    public func _attachSink(
+        receiveCompletion: ((Subscribers.Completion<Never>) -> Void)?,
+        receiveValue: @escaping (Value) -> Void
+    ) -> AnyCancellable {
+        box.subject().attachSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
 }
 

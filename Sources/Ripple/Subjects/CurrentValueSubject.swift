@@ -62,24 +62,15 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     public func send(subscription: any Subscription) {
         core.send(subscription: subscription)
     }
-
-    /// Attaches a closure-based subscriber (see ``Publisher/sink(receiveCompletion:receiveValue:)``).
-    ///
-    /// The closures are attached to the subject directly, without a separate ``Subscribers/Sink``;
-    /// the behaviour is the same.
-    @inlinable
-    public func sink(
-        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-        receiveValue: @escaping (Output) -> Void
-    ) -> AnyCancellable {
-        core.sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-    }
 }
 
-extension CurrentValueSubject where Failure == Never {
-    /// Attaches a closure-based subscriber to a subject that never fails.
+extension CurrentValueSubject: _SubjectBacked {
+    /// Attaches the closures to this subject's conduit (used by `sink`).
     @inlinable
-    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        core.sink(receiveValue: receiveValue)
+    public func _attachSink(
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        core.attachSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
 }

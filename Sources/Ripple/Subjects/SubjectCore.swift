@@ -77,47 +77,38 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         subscriber.receive(subscription: conduit)
     }
 
-    /// `sink` on a subject-backed publisher: the closures are attached to a conduit directly, with
-    /// unlimited demand. Observably the same as subscribing a ``Subscribers/Sink`` (values until
-    /// completion, closures released on completion or cancel, nothing after cancel), minus one
-    /// object, one lock and one retain per value.
-    @inlinable
-    func sink(
-        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-        receiveValue: @escaping (Output) -> Void
-    ) -> AnyCancellable {
-        attachSink(
-            onCompletion: receiveCompletion,
-            downstream: .subscriber { delivery in
-                switch delivery {
-                case .value(let value):
-                    receiveValue(value)
-                case .completion(let completion):
-                    receiveCompletion(completion)
-                }
-                return .none
-            })
-    }
-
-    /// `sink(receiveValue:)`: the conduit keeps the user's closure itself, with no wrapper closure
+    /// `sink` on a subject-backed publisher (see ``_SubjectBacked``): the closures are attached to a
+    /// conduit directly, with unlimited demand. Observably the same as subscribing a
+    /// ``Subscribers/Sink`` (values until completion, closures released on completion or cancel,
+    /// nothing after cancel), minus one object, one lock and one retain per value.
+    ///
+    /// With no completion closure the conduit keeps `receiveValue` itself, with no wrapper closure
     /// (one allocation fewer per subscriber, one indirect call fewer per value).
     @inlinable
-    func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        attachSink(onCompletion: nil, downstream: .values(receiveValue))
-    }
-
-    @inlinable
     func attachSink(
-        onCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
-        downstream: consuming ConduitDownstream<Output, Failure>
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
+        receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         lock.lock()
         if let completion = state.completion {
             lock.unlock()
-            onCompletion?(completion)
+            receiveCompletion?(completion)
             return AnyCancellable(object: EmptySubscription.shared)
         }
-        let conduit = SubjectConduit(core: self, slot: registry.slots.count, downstream: downstream)
+        let conduit: SubjectConduit<Output, Failure>
+        if let receiveCompletion {
+            conduit = SubjectConduit(
+                core: self, slot: registry.slots.count,
+                downstream: .subscriber { delivery in
+                    switch delivery {
+                    case .value(let value): receiveValue(value)
+                    case .completion(let completion): receiveCompletion(completion)
+                    }
+                    return .none
+                })
+        } else {
+            conduit = SubjectConduit(core: self, slot: registry.slots.count, downstream: .values(receiveValue))
+        }
         registry.append(conduit)
         lock.unlock()
         conduit.request(.unlimited)
