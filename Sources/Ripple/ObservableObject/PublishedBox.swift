@@ -56,6 +56,15 @@ class PublishedBoxBase: PropertyTracker, @unchecked Sendable {
         return found
     }
 
+    /// Records a tracked read of this property (not generic, so specialized getters share it).
+    @usableFromInline
+    final func recordRead(version: UInt64, object: AnyObject) {
+        record(version: version, object: object) {
+            TrackedIdentity(name: publishedPropertyName(of: object, box: self), keyPath: nil)
+        }
+        reportExternally(.access, object: object)
+    }
+
     /// Reports to the external tracking hook, if one is installed.
     @usableFromInline
     final func reportExternally(_ phase: ExternalPhase, object: AnyObject?) {
@@ -127,16 +136,13 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
 
     /// Reads the value inside a tracking scope: value and version in one critical section, then the
     /// read is recorded.
-    @usableFromInline
+    @inlinable
     func trackedValue(for object: AnyObject) -> Value {
         lock.lock()
         let value = storedValue
         let version = self.version
         lock.unlock()
-        record(version: version, object: object) {
-            TrackedIdentity(name: publishedPropertyName(of: object, box: self), keyPath: nil)
-        }
-        reportExternally(.access, object: object)
+        recordRead(version: version, object: object)
         return value
     }
 
@@ -144,11 +150,13 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// publisher, the `$property` publisher — all while the old value is still stored — then the
     /// store (and version bump), then observers armed for did-set. With nobody observing it is one
     /// short critical section.
+    ///
+    /// Neither publisher is retained for the call: the box holds both for good (the will-change
+    /// publisher from the moment it is linked, the projection from its creation).
     @inlinable
     func set(_ newValue: Value, object: AnyObject? = nil) {
-        let willChange = objectWillChange
+        let willChange = willChangeSlot.load(ordering: .acquiring)
         lock.lock()
-        let projection = self.projection
         let external = _ExternalTracking.isInstalled.load(ordering: .relaxed)
         if willChange == nil && projection == nil && !hasObserversLocked && !external {
             storedValue = newValue
@@ -157,19 +165,18 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
             return
         }
         let willSetObservers = hasObserversLocked ? takeFiringLocked(.willSet) : FiringList()
-        let willSetEvent = willSetObservers.isEmpty ? nil : eventLocked(.willSet, object: object)
+        let projection = self.projection.map { Unmanaged.passUnretained($0) }
         lock.unlock()
         if external { reportExternally(.willSet, object: object) }
-        if let willSetEvent { fire(willSetObservers, willSetEvent) }
-        willChange?.send()
-        projection?.send(newValue)
+        if !willSetObservers.isEmpty { fire(willSetObservers, .willSet, object: object) }
+        willChange?._withUnsafeGuaranteedRef { $0.send() }
+        projection?._withUnsafeGuaranteedRef { $0.send(newValue) }
         lock.lock()
         storedValue = newValue
         version &+= 1
         let didSetObservers = hasObserversLocked ? takeFiringLocked(.didSet) : FiringList()
-        let didSetEvent = didSetObservers.isEmpty ? nil : eventLocked(.didSet, object: object)
         lock.unlock()
-        if let didSetEvent { fire(didSetObservers, didSetEvent) }
+        if !didSetObservers.isEmpty { fire(didSetObservers, .didSet, object: object) }
         if external { reportExternally(.didSet, object: object) }
     }
 

@@ -29,35 +29,39 @@ func withAccesses<T, R>(
     reportingToOuterScope: Bool = true, _ body: () throws -> T,
     consume: (T, [AccessCollector.Access]) throws -> R
 ) rethrows -> R {
-    let collector = ThreadLocalCollector.takeSpare()
-    let outer = ThreadLocalCollector.current
-    ThreadLocalCollector.current = collector
+    let thread = TrackingThread.forCurrentThread
+    let collector = thread.takeSpare()
+    let outer = thread.current
+    thread.current = Unmanaged.passUnretained(collector)
     openTrackingScopes.add(1, ordering: .relaxed)
+    defer {
+        collector.accesses.removeAll(keepingCapacity: true)
+        thread.putSpare(collector)
+    }
     let result: T
     do {
         result = try body()
     } catch {
-        closeScope(collector, outer: outer, reportingToOuterScope: reportingToOuterScope)
-        collector.accesses.removeAll(keepingCapacity: true)
-        ThreadLocalCollector.putSpare(collector)
+        closeScope(collector, thread: thread, outer: outer, reportingToOuterScope: reportingToOuterScope)
         throw error
     }
     // The scope is closed before `consume` runs: arming may fire an observer at once, and whatever
     // that runs (user code, a re-run of `observe`) must not be recorded in this scope.
-    closeScope(collector, outer: outer, reportingToOuterScope: reportingToOuterScope)
-    defer {
-        collector.accesses.removeAll(keepingCapacity: true)
-        ThreadLocalCollector.putSpare(collector)
-    }
+    closeScope(collector, thread: thread, outer: outer, reportingToOuterScope: reportingToOuterScope)
     return try consume(result, collector.accesses)
 }
 
-private func closeScope(_ collector: AccessCollector, outer: AccessCollector?, reportingToOuterScope: Bool) {
+private func closeScope(
+    _ collector: AccessCollector, thread: TrackingThread, outer: Unmanaged<AccessCollector>?,
+    reportingToOuterScope: Bool
+) {
     openTrackingScopes.subtract(1, ordering: .relaxed)
-    ThreadLocalCollector.current = outer
+    thread.current = outer
     if reportingToOuterScope, let outer {
-        for access in collector.accesses {
-            outer.record(access.tracker, version: access.version, object: access.object)
+        outer._withUnsafeGuaranteedRef { outer in
+            for access in collector.accesses {
+                outer.record(access.tracker, version: access.version, object: access.object)
+            }
         }
     }
 }

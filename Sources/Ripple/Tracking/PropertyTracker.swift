@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One tracked property of one object: a version, bumped with every store, and the observers armed
 /// on it. Every `@Published` property's storage box is one (sharing the box's lock, so the value and
 /// its version change in one critical section); ``TrackingRegistrar`` keeps one per key path for
@@ -15,33 +17,45 @@ class PropertyTracker: @unchecked Sendable {
     var firstObserver: TrackingObserver?
     @exclusivity(unchecked) @usableFromInline
     var moreObservers: ContiguousArray<TrackingObserver> = []
+    /// What events name, learned from the first tracked access: set once, then read with one
+    /// atomic load (the tracker owns a +1 on it).
+    @usableFromInline
+    let identityStorage = Atomic<Unmanaged<TrackedIdentity>?>(nil)
 
     /// Whether any observer is armed. Call with `lock` held.
     @inlinable
     final var hasObserversLocked: Bool {
         firstObserver != nil || !moreObservers.isEmpty
     }
-    /// What events name, learned from the first tracked access. Guarded by `lock`.
-    @exclusivity(unchecked) @usableFromInline
-    var identity: TrackedIdentity?
 
     @usableFromInline
     init() {}
 
+    deinit {
+        identityStorage.load(ordering: .acquiring)?.release()
+    }
+
+    /// What events say about this property, once known.
+    final var identity: TrackedIdentity? {
+        identityStorage.load(ordering: .acquiring)?.takeUnretainedValue()
+    }
+
+    /// Sets the identity unless one is set already.
+    final func setIdentityIfAbsent(_ make: () -> TrackedIdentity) {
+        guard identityStorage.load(ordering: .acquiring) == nil else { return }
+        let candidate = Unmanaged.passRetained(make())
+        if !identityStorage.compareExchange(expected: nil, desired: candidate, ordering: .acquiringAndReleasing).exchanged {
+            candidate.release()
+        }
+    }
+
     /// Records a read, seen at `version`, in the current thread's tracking scope.
     @usableFromInline
     final func record(version: UInt64, object: AnyObject, identify: () -> TrackedIdentity) {
-        ThreadLocalCollector.withCurrent { collector in
+        TrackingThread.withCurrentCollector { collector in
             guard let collector, collector.record(self, version: version, object: object) else { return }
             // First read of this property in this scope: make sure events can name it.
-            lock.lock()
-            let known = identity != nil
-            lock.unlock()
-            guard !known else { return }
-            let made = identify()
-            lock.lock()
-            if identity == nil { identity = made }
-            lock.unlock()
+            setIdentityIfAbsent(identify)
         }
     }
 
@@ -52,24 +66,22 @@ class PropertyTracker: @unchecked Sendable {
         let mask = TrackingPhases(phase)
         var firing = FiringList()
         if let first = firstObserver, first.phases.contains(mask) {
-            firing.first = first
-            if !first.isContinuous { firstObserver = nil }
-        }
-        if !moreObservers.isEmpty {
-            moreObservers.removeAll { observer in
-                guard observer.phases.contains(mask) else { return false }
-                firing.more.append(observer)
-                return !observer.isContinuous
+            if first.isContinuous {
+                firing.first = first
+            } else {
+                firing.first = firstObserver.take()
             }
         }
+        if !moreObservers.isEmpty {
+            var more = ContiguousArray<TrackingObserver>()
+            moreObservers.removeAll { observer in
+                guard observer.phases.contains(mask) else { return false }
+                more.append(observer)
+                return !observer.isContinuous
+            }
+            if !more.isEmpty { firing.more = more }
+        }
         return firing
-    }
-
-    /// Called with `lock` held: the event to hand observers (`object` wins over the remembered one).
-    @usableFromInline
-    final func eventLocked(_ phase: TrackingPhase, object: AnyObject?) -> TrackingEvent? {
-        guard let object else { return nil }  // no owner any more: nobody to tell about it
-        return TrackingEvent(object: object, tracker: self, name: identity?.name, keyPath: identity?.keyPath, phase: phase)
     }
 
     /// Tells the observers armed for `phase` about a change; `.didSet` also bumps the version.
@@ -83,16 +95,18 @@ class PropertyTracker: @unchecked Sendable {
             return
         }
         let firing = takeFiringLocked(phase)
-        let event = eventLocked(phase, object: object)
         lock.unlock()
-        if let event { fire(firing, event) }
+        fire(firing, phase, object: object)
     }
 
+    /// Hands `observers` (taken from this tracker under its lock) an event about `object`.
     @usableFromInline
-    final func fire(_ observers: FiringList, _ event: TrackingEvent) {
-        observers.first?.fire(event)
-        for observer in observers.more {
-            observer.fire(event)
+    final func fire(_ observers: FiringList, _ phase: TrackingPhase, object: AnyObject?) {
+        guard let object else { return }  // no owner any more: nobody to tell about it
+        let event = TrackingEvent(object: object, tracker: self, phase: phase)
+        observers.first?.fire(event, from: self)
+        if let more = observers.more {
+            for observer in more { observer.fire(event, from: self) }
         }
     }
 
@@ -114,32 +128,31 @@ class PropertyTracker: @unchecked Sendable {
 
     final func disarm(_ observer: TrackingObserver) {
         lock.lock()
+        let removed: TrackingObserver?
         if firstObserver === observer {
-            firstObserver = nil
+            removed = firstObserver.take()
         } else if let index = moreObservers.firstIndex(where: { $0 === observer }) {
-            moreObservers.remove(at: index)
+            removed = moreObservers.remove(at: index)
+        } else {
+            removed = nil
         }
         lock.unlock()
-    }
-
-    final var identitySnapshot: TrackedIdentity? {
-        lock.lock()
-        defer { lock.unlock() }
-        return identity
+        _ = removed  // released outside the lock
     }
 }
 
-/// The observers a change fires: the first inline, so the common single observer needs no array.
+/// The observers a change fires: the first inline, so the common single observer needs no array
+/// (and an empty list holds no references at all).
 @usableFromInline
 struct FiringList {
     @usableFromInline var first: TrackingObserver?
-    @usableFromInline var more: ContiguousArray<TrackingObserver> = []
+    @usableFromInline var more: ContiguousArray<TrackingObserver>?
 
     @inlinable
     init() {}
 
     @inlinable
-    var isEmpty: Bool { first == nil && more.isEmpty }
+    var isEmpty: Bool { first == nil && more == nil }
 }
 
 /// What events say about a tracker's property.
@@ -165,21 +178,21 @@ final class TrackedIdentity: @unchecked Sendable {
 /// A one-shot observer fires at most once — even when several threads write at the same moment —
 /// and then leaves every property it was armed on. A continuous one fires on every change until
 /// cancelled.
+///
+/// Ownership, so a one-shot cycle needs no lock of its own: the list of properties is written once,
+/// before the observer is armed anywhere; the thread that flips `finished` (the first to fire, or a
+/// cancel) takes the list and the closure. Only a continuous observer's closure, which fires
+/// repeatedly while a cancel may release it, is read under `lock`.
 @usableFromInline
 final class TrackingObserver: @unchecked Sendable {
-    private enum Status {
-        case armed
-        case done
-    }
-
     let phases: TrackingPhases
     let isContinuous: Bool
+    private let finished = Atomic<Bool>(false)
     private let lock = Lock()
-    private var status = Status.armed
-    /// The properties this observer is armed on (the first inline).
-    private var firstTracker: PropertyTracker?
-    private var moreTrackers: [PropertyTracker] = []
-    private var onChange: (@Sendable (TrackingEvent) -> Void)?
+    /// The properties this observer is armed on (the first inline). See the ownership note above.
+    @exclusivity(unchecked) private var firstTracker: PropertyTracker?
+    @exclusivity(unchecked) private var moreTrackers: [PropertyTracker] = []
+    @exclusivity(unchecked) private var onChange: (@Sendable (TrackingEvent) -> Void)?
 
     init(phases: TrackingPhases, continuous: Bool, onChange: @escaping @Sendable (TrackingEvent) -> Void) {
         self.phases = phases
@@ -190,17 +203,19 @@ final class TrackingObserver: @unchecked Sendable {
     /// Arms the observer on everything in `accesses`. If any of them changed after it was read,
     /// the observer fires at once (with a did-set event) instead of missing that write.
     func arm(on accesses: [AccessCollector.Access]) {
+        guard let first = accesses.first else { return }
+        // Written before the observer is reachable from any tracker (see the ownership note).
+        firstTracker = first.tracker
+        if accesses.count > 1 { moreTrackers = accesses.dropFirst().map(\.tracker) }
         var stale: AccessCollector.Access?
         for access in accesses {
-            lock.lock()
-            let active = status == .armed
-            lock.unlock()
-            guard active else { return }
+            if finished.load(ordering: .acquiring) { return }
             let current = access.tracker.arm(self, ifStillAt: access.version)
-            if current || isContinuous {
-                lock.lock()
-                if firstTracker == nil { firstTracker = access.tracker } else { moreTrackers.append(access.tracker) }
-                lock.unlock()
+            if current || isContinuous, finished.load(ordering: .acquiring) {
+                // Finished between the check and the arming (a write on another thread, or a
+                // cancel): whoever finished it may have passed this tracker already.
+                access.tracker.disarm(self)
+                return
             }
             if !current {
                 if stale == nil { stale = access }
@@ -209,47 +224,45 @@ final class TrackingObserver: @unchecked Sendable {
             }
         }
         if let stale {
-            let identity = stale.tracker.identitySnapshot
-            fire(
-                TrackingEvent(
-                    object: stale.object, tracker: stale.tracker, name: identity?.name, keyPath: identity?.keyPath,
-                    phase: .didSet))
+            // A one-shot was not added to the stale tracker, so that one needs no disarming.
+            fire(TrackingEvent(object: stale.object, tracker: stale.tracker, phase: .didSet), from: stale.tracker)
         }
     }
 
-    func fire(_ event: TrackingEvent) {
-        lock.lock()
-        guard case .armed = status else {
+    /// Calls `onChange` with `event`. A one-shot finishes first: it leaves every property except
+    /// `firing`, which already dropped it (one-shots leave the tracker that fires them).
+    func fire(_ event: TrackingEvent, from firing: PropertyTracker?) {
+        if isContinuous {
+            lock.lock()
+            let onChange = self.onChange
             lock.unlock()
+            onChange?(event)
             return
         }
-        let onChange = self.onChange
-        var leavingFirst: PropertyTracker?
-        var leavingMore: [PropertyTracker] = []
-        if !isContinuous {
-            status = .done
-            (leavingFirst, leavingMore) = (firstTracker, moreTrackers)
-            (firstTracker, moreTrackers) = (nil, [])
-            self.onChange = nil
-        }
-        lock.unlock()
-        leavingFirst?.disarm(self)
-        for tracker in leavingMore { tracker.disarm(self) }
+        guard let (trackers, onChange) = finish() else { return }
+        if let first = trackers.first, first !== firing { first.disarm(self) }
+        for tracker in trackers.more where tracker !== firing { tracker.disarm(self) }
         onChange?(event)
     }
 
     /// Stops the observer at once: it leaves every property and never fires again.
     func cancel() {
-        lock.lock()
-        status = .done
-        let (leavingFirst, leavingMore) = (firstTracker, moreTrackers)
-        (firstTracker, moreTrackers) = (nil, [])
-        let released = onChange
-        onChange = nil
-        lock.unlock()
-        leavingFirst?.disarm(self)
-        for tracker in leavingMore { tracker.disarm(self) }
+        guard let (trackers, released) = finish() else { return }
+        trackers.first?.disarm(self)
+        for tracker in trackers.more { tracker.disarm(self) }
         _ = released
+    }
+
+    /// Marks the observer finished and hands the caller its trackers and closure; `nil` if it was
+    /// finished already.
+    private func finish() -> (trackers: (first: PropertyTracker?, more: [PropertyTracker]), onChange: (@Sendable (TrackingEvent) -> Void)?)? {
+        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
+        let trackers = (firstTracker.take(), moreTrackers)
+        moreTrackers = []
+        if isContinuous { lock.lock() }
+        let onChange = self.onChange.take()
+        if isContinuous { lock.unlock() }
+        return (trackers, onChange)
     }
 }
 

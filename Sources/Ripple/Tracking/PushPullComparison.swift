@@ -204,8 +204,8 @@ func trackAllPublished(
         let box = unmanagedPublishedBox(of: object, at: offset).takeUnretainedValue()
         box.lock.lock()
         let version = box.version
-        if box.identity == nil { box.identity = TrackedIdentity(name: name, keyPath: nil) }
         box.lock.unlock()
+        box.setIdentityIfAbsent { TrackedIdentity(name: name, keyPath: nil) }
         accesses.append(AccessCollector.Access(tracker: box, version: version, object: object))
     }
     let observer = TrackingObserver(phases: TrackingPhases(phase), continuous: true, onChange: onChange)

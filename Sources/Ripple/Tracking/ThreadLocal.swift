@@ -15,80 +15,60 @@ import WinSDK
 @usableFromInline
 let openTrackingScopes = Atomic<Int>(0)
 
-/// The access collector of the innermost tracking scope on the current thread.
-enum ThreadLocalCollector {
+/// A thread's tracking state, found with one thread-local lookup: the collector of its innermost
+/// open scope, and a spare collector (buffer and all) kept for the next scope.
+final class TrackingThread {
+    /// The innermost open scope's collector, unretained: the scope that installs it keeps it alive.
+    @exclusivity(unchecked) var current: Unmanaged<AccessCollector>?
+    @exclusivity(unchecked) var spare: AccessCollector?
+
+    /// The calling thread's state, created on first use and released when the thread exits.
+    static var forCurrentThread: TrackingThread {
+        if let raw = getValue() {
+            return Unmanaged<TrackingThread>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let created = TrackingThread()
+        setValue(Unmanaged.passRetained(created).toOpaque())
+        return created
+    }
+
+    /// Runs `body` with the current scope's collector, without retaining anything.
+    static func withCurrentCollector<R>(_ body: (AccessCollector?) -> R) -> R {
+        guard let raw = getValue() else { return body(nil) }
+        return Unmanaged<TrackingThread>.fromOpaque(raw)._withUnsafeGuaranteedRef { thread in
+            guard let current = thread.current else { return body(nil) }
+            return current._withUnsafeGuaranteedRef { body($0) }
+        }
+    }
+
+    /// The spare collector (now the caller's), or a new one.
+    func takeSpare() -> AccessCollector {
+        spare.take() ?? AccessCollector()
+    }
+
+    /// Keeps `collector` (emptied) for the next scope, unless there is a spare already.
+    func putSpare(_ collector: AccessCollector) {
+        if spare == nil { spare = collector }
+    }
+
     #if canImport(WinSDK)
-    private static let key: DWORD = TlsAlloc()
+    private static let key: DWORD = FlsAlloc { raw in
+        guard let raw else { return }
+        Unmanaged<TrackingThread>.fromOpaque(raw).release()
+    }
+    private static func getValue() -> UnsafeMutableRawPointer? { FlsGetValue(key) }
+    private static func setValue(_ value: UnsafeMutableRawPointer) { FlsSetValue(key, value) }
     #else
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "Ripple: pthread_key_create failed (\(status))")
-        return key
-    }()
-    #endif
-
-    #if canImport(WinSDK)
-    private static let spareKey: DWORD = TlsAlloc()
-    #else
-    /// A spare collector per thread (retained), reused by the next scope; released at thread exit.
-    private static let spareKey: pthread_key_t = {
-        var key = pthread_key_t()
         let status = pthread_key_create(&key) { raw in
             guard let raw else { return }
-            Unmanaged<AccessCollector>.fromOpaque(raw).release()
+            Unmanaged<TrackingThread>.fromOpaque(raw).release()
         }
         precondition(status == 0, "Ripple: pthread_key_create failed (\(status))")
         return key
     }()
+    private static func getValue() -> UnsafeMutableRawPointer? { pthread_getspecific(key) }
+    private static func setValue(_ value: UnsafeMutableRawPointer) { pthread_setspecific(key, value) }
     #endif
-
-    /// The thread's spare collector (now the caller's), or a new one.
-    static func takeSpare() -> AccessCollector {
-        #if canImport(WinSDK)
-        return AccessCollector()
-        #else
-        guard let raw = pthread_getspecific(spareKey) else { return AccessCollector() }
-        pthread_setspecific(spareKey, nil)
-        return Unmanaged<AccessCollector>.fromOpaque(raw).takeRetainedValue()
-        #endif
-    }
-
-    /// Keeps `collector` (emptied) for the thread's next scope, if the thread has no spare yet.
-    static func putSpare(_ collector: AccessCollector) {
-        #if !canImport(WinSDK)
-        guard pthread_getspecific(spareKey) == nil else { return }
-        pthread_setspecific(spareKey, Unmanaged.passRetained(collector).toOpaque())
-        #endif
-    }
-
-    /// Runs `body` with the current collector, without retaining it (its scope keeps it alive).
-    static func withCurrent<R>(_ body: (AccessCollector?) -> R) -> R {
-        #if canImport(WinSDK)
-        guard let raw = TlsGetValue(key) else { return body(nil) }
-        #else
-        guard let raw = pthread_getspecific(key) else { return body(nil) }
-        #endif
-        return Unmanaged<AccessCollector>.fromOpaque(raw)._withUnsafeGuaranteedRef { body($0) }
-    }
-
-    static var current: AccessCollector? {
-        get {
-            #if canImport(WinSDK)
-            guard let raw = TlsGetValue(key) else { return nil }
-            #else
-            guard let raw = pthread_getspecific(key) else { return nil }
-            #endif
-            return Unmanaged<AccessCollector>.fromOpaque(raw).takeUnretainedValue()
-        }
-        set {
-            // The scope that installs a collector keeps it alive until it uninstalls it.
-            let raw = newValue.map { UnsafeMutableRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
-            #if canImport(WinSDK)
-            TlsSetValue(key, raw)
-            #else
-            pthread_setspecific(key, raw)
-            #endif
-        }
-    }
 }

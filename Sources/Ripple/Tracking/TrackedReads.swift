@@ -20,11 +20,6 @@ public struct TrackedRead: @unchecked Sendable, CustomStringConvertible {
 /// looks (what `RippleTesting` uses to assert which properties a closure depends on).
 public func trackedReads<T>(_ body: () throws -> T) rethrows -> (result: T, reads: [TrackedRead]) {
     try withAccesses(reportingToOuterScope: false, body) { result, accesses in
-        (result, accesses.map { access in
-            access.tracker.lock.lock()
-            let name = access.tracker.identity?.name
-            access.tracker.lock.unlock()
-            return TrackedRead(object: access.object, propertyName: name)
-        })
+        (result, accesses.map { TrackedRead(object: $0.object, propertyName: $0.tracker.identity?.name) })
     }
 }

@@ -18,22 +18,22 @@ public enum TrackingPhase: Sendable, Hashable {
 public struct TrackingEvent: @unchecked Sendable, CustomStringConvertible {
     /// The object whose property changed.
     public let object: AnyObject
-    /// The changed property's name (`apples`), when known.
-    public let propertyName: String?
     /// Whether the event is delivered before or after the store.
     public let phase: TrackingPhase
-    /// The property that changed.
+    /// The property that changed (it knows its name and key path).
     let tracker: PropertyTracker
-    /// The exact key path, for properties announced through ``TrackingRegistrar``.
-    let keyPath: AnyKeyPath?
 
-    init(object: AnyObject, tracker: PropertyTracker, name: String?, keyPath: AnyKeyPath?, phase: TrackingPhase) {
+    init(object: AnyObject, tracker: PropertyTracker, phase: TrackingPhase) {
         self.object = object
         self.tracker = tracker
-        self.propertyName = name
-        self.keyPath = keyPath
         self.phase = phase
     }
+
+    /// The changed property's name (`apples`), when known.
+    public var propertyName: String? { tracker.identity?.name }
+
+    /// The exact key path, for properties announced through ``TrackingRegistrar``.
+    var keyPath: AnyKeyPath? { tracker.identity?.keyPath }
 
     /// Whether the change was to the property that `keyPath` reads on ``object``.
     ///
