@@ -1,24 +1,53 @@
 /// The properties a tracking scope read, with the version each had when it was read.
+///
+/// The collector owns one reference to each entry's tracker and object — taken in `record`, given
+/// back in `reset` — so an ``Access`` is a plain value: copying or iterating entries touches no
+/// reference counts (two atomic operations per reference saved on every pass). An `Access` is
+/// valid until its collector is reset.
 final class AccessCollector {
     struct Access {
-        let tracker: PropertyTracker
+        let trackerReference: Unmanaged<PropertyTracker>
         let version: UInt64
         /// The object the property belongs to (kept until the scope's observer is armed).
-        let object: AnyObject
+        let objectReference: Unmanaged<AnyObject>
+
+        var tracker: PropertyTracker { trackerReference.takeUnretainedValue() }
+        var object: AnyObject { objectReference.takeUnretainedValue() }
+
+        /// Whether this entry is `tracker`'s (a pointer comparison: no reference is made).
+        func isOf(_ tracker: PropertyTracker) -> Bool {
+            trackerReference.toOpaque() == Unmanaged.passUnretained(tracker).toOpaque()
+        }
     }
 
     /// Touched only by the thread whose scope this is.
-    @exclusivity(unchecked) var accesses: [Access] = []
+    @exclusivity(unchecked) private(set) var accesses: [Access] = []
+
+    deinit {
+        reset()
+    }
 
     /// Records a read; returns `false` when this property was already recorded in this scope.
     @discardableResult
     func record(_ tracker: PropertyTracker, version: UInt64, object: AnyObject) -> Bool {
         // Repeated reads of one property are common (loops, computed properties); keep one entry,
         // with the oldest version seen — the conservative one. The last entry is the likeliest hit.
-        if let last = accesses.last, last.tracker === tracker { return false }
-        if accesses.contains(where: { $0.tracker === tracker }) { return false }
-        accesses.append(Access(tracker: tracker, version: version, object: object))
+        if let last = accesses.last, last.isOf(tracker) { return false }
+        if accesses.contains(where: { $0.isOf(tracker) }) { return false }
+        accesses.append(
+            Access(
+                trackerReference: Unmanaged.passRetained(tracker), version: version,
+                objectReference: Unmanaged.passRetained(object)))
         return true
+    }
+
+    /// Releases every entry and empties the list, keeping its buffer.
+    func reset() {
+        for access in accesses {
+            access.trackerReference.release()
+            access.objectReference.release()
+        }
+        accesses.removeAll(keepingCapacity: true)
     }
 }
 
@@ -35,7 +64,7 @@ func withAccesses<T, R>(
     thread.current = Unmanaged.passUnretained(collector)
     openTrackingScopes.add(1, ordering: .relaxed)
     defer {
-        collector.accesses.removeAll(keepingCapacity: true)
+        collector.reset()
         thread.putSpare(collector)
     }
     let result: T
@@ -64,11 +93,4 @@ private func closeScope(
             }
         }
     }
-}
-
-/// Runs `body` in a tracking scope and returns what it read (a copy, for callers that keep it).
-func collectAccesses<T>(
-    reportingToOuterScope: Bool = true, _ body: () throws -> T
-) rethrows -> (T, [AccessCollector.Access]) {
-    try withAccesses(reportingToOuterScope: reportingToOuterScope, body) { ($0, $1) }
 }

@@ -210,7 +210,7 @@ final class TrackingObserver: @unchecked Sendable {
         var stale: AccessCollector.Access?
         for access in accesses {
             if finished.load(ordering: .acquiring) { return }
-            let current = access.tracker.arm(self, ifStillAt: access.version)
+            let current = access.trackerReference._withUnsafeGuaranteedRef { $0.arm(self, ifStillAt: access.version) }
             if current || isContinuous, finished.load(ordering: .acquiring) {
                 // Finished between the check and the arming (a write on another thread, or a
                 // cancel): whoever finished it may have passed this tracker already.

@@ -159,9 +159,10 @@ public final class PushPullComparison: @unchecked Sendable {
     // MARK: Push: objectWillChange of every ObservableObject the dependent read
 
     private func runPush(_ dependent: Dependent) {
-        let (_, accesses) = collectAccesses(reportingToOuterScope: false, dependent.body)
-        for access in accesses {
-            let object = access.object
+        let objects = withAccesses(reportingToOuterScope: false, dependent.body) { _, accesses in
+            accesses.map(\.object)
+        }
+        for object in objects {
             let id = ObjectIdentifier(object)
             let isNew = lock.withLock { dependent.observedObjects.insert(id).inserted }
             guard isNew, let observable = object as? any ObservableObject else { continue }
@@ -199,16 +200,16 @@ func trackAllPublished(
     of object: AnyObject, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) -> AnyCancellable {
     let layout = LayoutCache.layout(of: type(of: object))
-    var accesses: [AccessCollector.Access] = []
+    let collector = AccessCollector()
     for (offset, name) in zip(layout.publishedOffsets, layout.publishedNames) {
         let box = unmanagedPublishedBox(of: object, at: offset).takeUnretainedValue()
         box.lock.lock()
         let version = box.version
         box.lock.unlock()
         box.setIdentityIfAbsent { TrackedIdentity(name: name, keyPath: nil) }
-        accesses.append(AccessCollector.Access(tracker: box, version: version, object: object))
+        collector.record(box, version: version, object: object)
     }
     let observer = TrackingObserver(phases: TrackingPhases(phase), continuous: true, onChange: onChange)
-    observer.arm(on: accesses)
+    observer.arm(on: collector.accesses)
     return AnyCancellable { observer.cancel() }
 }

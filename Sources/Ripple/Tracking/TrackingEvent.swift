@@ -42,10 +42,13 @@ public struct TrackingEvent: @unchecked Sendable, CustomStringConvertible {
     /// storage key path of a `@Published` property (`\Basket._apples`, inside the class) matches too.
     public func matches(_ keyPath: AnyKeyPath) -> Bool {
         if let own = self.keyPath, own == keyPath { return true }
-        let (value, accesses) = collectAccesses(reportingToOuterScope: false) {
+        let tracker = self.tracker
+        let (value, read) = withAccesses(reportingToOuterScope: false) {
             applyKeyPath(keyPath, to: object)
+        } consume: { value, accesses in
+            (value, accesses.contains { $0.isOf(tracker) })
         }
-        if accesses.contains(where: { $0.tracker === tracker }) { return true }
+        if read { return true }
         if let field = value as? any PublishedField, field.storageTracker === tracker { return true }
         return false
     }
