@@ -58,26 +58,29 @@ func withAccesses<T, R>(
     reportingToOuterScope: Bool = true, _ body: () throws -> T,
     consume: (T, [AccessCollector.Access]) throws -> R
 ) rethrows -> R {
-    let thread = TrackingThread.forCurrentThread
-    let collector = thread.takeSpare()
-    let outer = thread.current
-    thread.current = Unmanaged.passUnretained(collector)
-    openTrackingScopes.add(1, ordering: .relaxed)
-    defer {
-        collector.reset()
-        thread.putSpare(collector)
-    }
-    let result: T
-    do {
-        result = try body()
-    } catch {
+    try TrackingThread.withCurrentThread { thread in
+        let collector = thread.takeSpare()
+        let outer = thread.current
+        thread.current = Unmanaged.passUnretained(collector)
+        openTrackingScopes.add(1, ordering: .relaxed)
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            closeScope(collector, thread: thread, outer: outer, reportingToOuterScope: reportingToOuterScope)
+            collector.reset()
+            thread.putSpare(collector)
+            throw error
+        }
+        // The scope is closed before `consume` runs: arming may fire an observer at once, and
+        // whatever that runs (user code, a re-run of `observe`) must not be recorded in this scope.
         closeScope(collector, thread: thread, outer: outer, reportingToOuterScope: reportingToOuterScope)
-        throw error
+        defer {
+            collector.reset()
+            thread.putSpare(collector)
+        }
+        return try consume(result, collector.accesses)
     }
-    // The scope is closed before `consume` runs: arming may fire an observer at once, and whatever
-    // that runs (user code, a re-run of `observe`) must not be recorded in this scope.
-    closeScope(collector, thread: thread, outer: outer, reportingToOuterScope: reportingToOuterScope)
-    return try consume(result, collector.accesses)
 }
 
 private func closeScope(

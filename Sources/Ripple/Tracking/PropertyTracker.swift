@@ -191,7 +191,7 @@ final class TrackingObserver: @unchecked Sendable {
     private let lock = Lock()
     /// The properties this observer is armed on (the first inline). See the ownership note above.
     @exclusivity(unchecked) private var firstTracker: PropertyTracker?
-    @exclusivity(unchecked) private var moreTrackers: [PropertyTracker] = []
+    @exclusivity(unchecked) private var moreTrackers: [PropertyTracker]?
     @exclusivity(unchecked) private var onChange: (@Sendable (TrackingEvent) -> Void)?
 
     init(phases: TrackingPhases, continuous: Bool, onChange: @escaping @Sendable (TrackingEvent) -> Void) {
@@ -239,30 +239,27 @@ final class TrackingObserver: @unchecked Sendable {
             onChange?(event)
             return
         }
-        guard let (trackers, onChange) = finish() else { return }
-        if let first = trackers.first, first !== firing { first.disarm(self) }
-        for tracker in trackers.more where tracker !== firing { tracker.disarm(self) }
-        onChange?(event)
+        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // This thread owns the observer's trackers and closure from here on.
+        if let first = firstTracker.take(), first !== firing { first.disarm(self) }
+        if let more = moreTrackers.take() {
+            for tracker in more where tracker !== firing { tracker.disarm(self) }
+        }
+        if let onChange = onChange.take() { onChange(event) }
     }
 
     /// Stops the observer at once: it leaves every property and never fires again.
     func cancel() {
-        guard let (trackers, released) = finish() else { return }
-        trackers.first?.disarm(self)
-        for tracker in trackers.more { tracker.disarm(self) }
-        _ = released
-    }
-
-    /// Marks the observer finished and hands the caller its trackers and closure; `nil` if it was
-    /// finished already.
-    private func finish() -> (trackers: (first: PropertyTracker?, more: [PropertyTracker]), onChange: (@Sendable (TrackingEvent) -> Void)?)? {
-        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
-        let trackers = (firstTracker.take(), moreTrackers)
-        moreTrackers = []
+        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        firstTracker.take()?.disarm(self)
+        if let more = moreTrackers.take() {
+            for tracker in more { tracker.disarm(self) }
+        }
+        // A continuous observer's closure may be being read by a writer's `fire`.
         if isContinuous { lock.lock() }
-        let onChange = self.onChange.take()
+        let released = onChange.take()
         if isContinuous { lock.unlock() }
-        return (trackers, onChange)
+        _ = released
     }
 }
 

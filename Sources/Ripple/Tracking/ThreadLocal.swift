@@ -22,14 +22,17 @@ final class TrackingThread {
     @exclusivity(unchecked) var current: Unmanaged<AccessCollector>?
     @exclusivity(unchecked) var spare: AccessCollector?
 
-    /// The calling thread's state, created on first use and released when the thread exits.
-    static var forCurrentThread: TrackingThread {
-        if let raw = getValue() {
-            return Unmanaged<TrackingThread>.fromOpaque(raw).takeUnretainedValue()
+    /// Runs `body` with the calling thread's state (created on first use, released when the thread
+    /// exits), without retaining it.
+    static func withCurrentThread<R>(_ body: (TrackingThread) throws -> R) rethrows -> R {
+        let raw: UnsafeMutableRawPointer
+        if let existing = getValue() {
+            raw = existing
+        } else {
+            raw = Unmanaged.passRetained(TrackingThread()).toOpaque()
+            setValue(raw)
         }
-        let created = TrackingThread()
-        setValue(Unmanaged.passRetained(created).toOpaque())
-        return created
+        return try Unmanaged<TrackingThread>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs `body` with the current scope's collector, without retaining anything.

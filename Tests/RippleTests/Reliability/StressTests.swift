@@ -223,7 +223,9 @@ extension Heavy {
         }
 
         final class Model: ObservableObject, @unchecked Sendable {
-            @Published var value = 0
+            /// Not 0: that is producer 0's first value, and a churned subscriber that arrives before
+            /// it would see 0 twice (the replayed initial value, then the send) and count a duplicate.
+            @Published var value = -1
         }
 
         @Test func publishedWritersWithDollarAndObjectWillChangeSubscribers() {
