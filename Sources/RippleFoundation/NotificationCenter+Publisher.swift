@@ -95,7 +95,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "NotificationCenter.Publisher: demand must be greater than zero (got \(demand))")
+        require(demand > 0, "NotificationCenter.Publisher: demand must be greater than zero (got \(demand))")
         lock.withLock { state.demand += demand }
     }
 

@@ -34,7 +34,7 @@ extension Timer {
             interval: TimeInterval, tolerance: TimeInterval? = nil, runLoop: RunLoop, mode: RunLoop.Mode,
             options: RunLoop.SchedulerOptions? = nil
         ) {
-            precondition(interval > 0, "Timer.publish: the interval must be positive (got \(interval))")
+            require(interval > 0, "Timer.publish: the interval must be positive (got \(interval))")
             self.interval = interval
             self.tolerance = tolerance
             self.runLoop = runLoop

@@ -140,7 +140,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: Never?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        precondition(interval.magnitude > 0, "TestScheduler: a repeating interval must be positive (got \(interval))")
+        require(interval.magnitude > 0, "TestScheduler: a repeating interval must be positive (got \(interval))")
         let id = lock.withLock { enqueueLocked(date: date, interval: interval, action: action) }
         return AnyCancellable { [weak self] in
             guard let self else { return }
@@ -160,7 +160,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Runs every action due at or before `now + stride`, in time order, moving the clock to each
     /// action's instant as it runs, and leaves the clock at `now + stride`.
     public func advance(by stride: SchedulerTimeType.Stride = .nanoseconds(0)) {
-        precondition(stride.magnitude >= 0, "TestScheduler: cannot move the clock backwards (by \(stride))")
+        require(stride.magnitude >= 0, "TestScheduler: cannot move the clock backwards (by \(stride))")
         advance(to: now.advanced(by: stride))
     }
 

@@ -61,7 +61,7 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     var description: String { "AsyncSequence" }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "AsyncSequence publisher: demand must be greater than zero (got \(demand))")
+        require(demand > 0, "AsyncSequence publisher: demand must be greater than zero (got \(demand))")
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()

@@ -47,7 +47,7 @@ extension Subscribers {
         /// - Parameter value: The maximum number of elements. A negative value traps.
         @inlinable
         public static func max(_ value: Int) -> Demand {
-            precondition(value >= 0, "Subscribers.Demand.max: demand must not be negative (got \(value))")
+            require(value >= 0, "Subscribers.Demand.max: demand must not be negative (got \(value))")
             return Demand(rawValue: UInt(value))
         }
 

@@ -169,7 +169,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         lock.lock()
         guard !state.terminated else {
             lock.unlock()

@@ -78,7 +78,7 @@ class OperatorInner<Downstream: Subscriber, Extra>: Subscription, CustomStringCo
 extension OperatorInner {
     /// ``OperatorInner/request(_:)``'s behaviour, for subclasses whose parent overrides it.
     func forwardUpstream(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         lock.withLock { state.upstream.subscription }?.request(demand)
     }
 }

@@ -99,7 +99,7 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
     // MARK: Downstream side
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         lock.lock()
         state.demanded = true
         deliverIfReadyLocked()

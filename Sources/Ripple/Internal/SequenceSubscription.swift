@@ -52,7 +52,7 @@ where Elements.Element == Downstream.Input {
     var description: String { name }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()

@@ -59,7 +59,7 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     // MARK: Downstream side
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()

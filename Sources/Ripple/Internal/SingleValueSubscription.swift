@@ -17,7 +17,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
     var description: String { name }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         lock.lock()
         let taken = pending
         pending = nil

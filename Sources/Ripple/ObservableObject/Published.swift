@@ -42,8 +42,8 @@ public struct Published<Value> {
 
     @available(*, unavailable, message: "@Published is only available on properties of classes")
     public var wrappedValue: Value {
-        get { preconditionFailure("@Published is only available on properties of classes") }
-        set { preconditionFailure("@Published is only available on properties of classes") }  // swiftlint:disable:this unused_setter_value
+        get { fatalError("@Published is only available on properties of classes") }
+        set { fatalError("@Published is only available on properties of classes") }  // swiftlint:disable:this unused_setter_value
     }
 
     /// The property's publisher (`$property`): the current value on first demand, then each new value.

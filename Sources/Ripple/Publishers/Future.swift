@@ -137,7 +137,7 @@ private final class OnceResumer<T, E: Error>: @unchecked Sendable {
 /// A Future's subscription, minus the subscriber's type, so the future can keep a list of them.
 class FutureSubscriptionBase<Output, Failure: Error> {
     func resolve(_ result: Result<Output, Failure>) {
-        preconditionFailure("FutureSubscriptionBase.resolve is overridden by FutureSubscription")
+        fatalError("FutureSubscriptionBase.resolve is overridden by FutureSubscription")
     }
 }
 
@@ -175,7 +175,7 @@ private final class FutureSubscription<Downstream: Subscriber>:
     }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Future: demand must be greater than zero (got \(demand))")
+        require(demand > 0, "Future: demand must be greater than zero (got \(demand))")
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()

@@ -37,7 +37,7 @@ extension Just {
 
     /// The eager form of `dropFirst` for ``Just``: the result is computed when the operator is applied, as in Combine.
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        precondition(count >= 0, "dropFirst: count must not be negative (got \(count))")
+        require(count >= 0, "dropFirst: count must not be negative (got \(count))")
         return Optional<Output>.Publisher(count > 0 ? nil : output)
     }
 
@@ -85,7 +85,7 @@ extension Just {
 
     /// The eager form of `output` for ``Just``: the result is computed when the operator is applied, as in Combine.
     public func output(at index: Int) -> Optional<Output>.Publisher {
-        precondition(index >= 0, "output(at:): index must not be negative (got \(index))")
+        require(index >= 0, "output(at:): index must not be negative (got \(index))")
         return Optional<Output>.Publisher(index == 0 ? output : nil)
     }
 
@@ -96,7 +96,7 @@ extension Just {
 
     /// The eager form of `prefix` for ``Just``: the result is computed when the operator is applied, as in Combine.
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-        precondition(maxLength >= 0, "prefix: maxLength must not be negative (got \(maxLength))")
+        require(maxLength >= 0, "prefix: maxLength must not be negative (got \(maxLength))")
         return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
     }
 
@@ -186,7 +186,7 @@ extension Optional.Publisher {
     }
 
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        precondition(count >= 0, "dropFirst: count must not be negative (got \(count))")
+        require(count >= 0, "dropFirst: count must not be negative (got \(count))")
         return Optional<Output>.Publisher(count > 0 ? nil : output)
     }
 
@@ -402,7 +402,7 @@ extension Publishers.Sequence where Failure == Never {
 
     /// The eager form of `output` for ``Publishers/Sequence``: the result is computed when the operator is applied, as in Combine.
     public func output(at index: Int) -> Optional<Elements.Element>.Publisher {
-        precondition(index >= 0, "output(at:): index must not be negative (got \(index))")
+        require(index >= 0, "output(at:): index must not be negative (got \(index))")
         return Optional<Elements.Element>.Publisher(sequence.dropFirst(index).first { _ in true })
     }
 }

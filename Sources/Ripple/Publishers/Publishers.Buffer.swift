@@ -42,7 +42,7 @@ extension Publishers {
             upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy,
             whenFull: Publishers.BufferingStrategy<Failure>
         ) {
-            precondition(size > 0, "buffer: size must be greater than zero (got \(size))")
+            require(size > 0, "buffer: size must be greater than zero (got \(size))")
             self.upstream = upstream
             self.size = size
             self.prefetch = prefetch
@@ -178,7 +178,7 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
     }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Buffer: demand must be greater than zero (got \(demand))")
+        require(demand > 0, "Buffer: demand must be greater than zero (got \(demand))")
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()

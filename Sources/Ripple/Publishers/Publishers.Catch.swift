@@ -89,7 +89,7 @@ extension Publishers {
 
         /// Creates a `Retry` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, retries: Int?) {
-            precondition((retries ?? 0) >= 0, "retry: the number of retries must not be negative (got \(retries ?? 0))")
+            require((retries ?? 0) >= 0, "retry: the number of retries must not be negative (got \(retries ?? 0))")
             self.upstream = upstream
             self.retries = retries
         }

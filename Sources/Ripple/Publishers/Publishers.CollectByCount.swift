@@ -15,7 +15,7 @@ extension Publishers {
 
         /// Creates a `CollectByCount` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, count: Int) {
-            precondition(count > 0, "collect(_:): count must be greater than zero (got \(count))")
+            require(count > 0, "collect(_:): count must be greater than zero (got \(count))")
             self.upstream = upstream
             self.count = count
         }
@@ -86,7 +86,7 @@ where Downstream.Input == [Element] {
 
     /// Each array asked for is `count` elements upstream.
     override func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "CollectByCount: demand must be greater than zero (got \(demand))")
+        require(demand > 0, "CollectByCount: demand must be greater than zero (got \(demand))")
         let upstream = lock.withLock { state.upstream.subscription }
         upstream?.request(demand * count)
     }

@@ -13,7 +13,7 @@ extension Publishers {
 
         /// Creates a `Drop` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, count: Int) {
-            precondition(count >= 0, "dropFirst: count must not be negative (got \(count))")
+            require(count >= 0, "dropFirst: count must not be negative (got \(count))")
             self.upstream = upstream
             self.count = count
         }

@@ -24,7 +24,7 @@ extension Publishers {
         public init(
             upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher
         ) {
-            precondition(maxPublishers > 0, "flatMap: maxPublishers must be greater than zero (got \(maxPublishers))")
+            require(maxPublishers > 0, "flatMap: maxPublishers must be greater than zero (got \(maxPublishers))")
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform

@@ -14,7 +14,7 @@ extension Publishers {
 
         /// Creates a `Output` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, range: CountableRange<Int>) {
-            precondition(range.lowerBound >= 0, "Publishers.Output: lower bound must not be negative")
+            require(range.lowerBound >= 0, "Publishers.Output: lower bound must not be negative")
             self.upstream = upstream
             self.range = range
         }
@@ -35,7 +35,7 @@ extension Publisher {
     /// // Prints "1", "2"
     /// ```
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
-        precondition(maxLength >= 0, "prefix: maxLength must not be negative (got \(maxLength))")
+        require(maxLength >= 0, "prefix: maxLength must not be negative (got \(maxLength))")
         return Publishers.Output(upstream: self, range: 0..<maxLength)
     }
 }

@@ -96,7 +96,7 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: OperatorInner<Dow
     }
 
     override func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "ReplaceEmpty: demand must be greater than zero (got \(demand))")
+        require(demand > 0, "ReplaceEmpty: demand must be greater than zero (got \(demand))")
         lock.lock()
         state.extra.demanded = true
         if state.extra.holding, let downstream = state.downstream {

@@ -116,7 +116,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "ReplaceError: demand must be greater than zero (got \(demand))")
+        require(demand > 0, "ReplaceError: demand must be greater than zero (got \(demand))")
         lock.lock()
         state.demand += demand
         switch state.status {

@@ -137,7 +137,7 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "SwitchToLatest: demand must be greater than zero (got \(demand))")
+        require(demand > 0, "SwitchToLatest: demand must be greater than zero (got \(demand))")
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()

@@ -294,7 +294,7 @@ extension Publisher {
 
     /// Publishes a specific element, indicated by its index in the sequence of published elements.
     public func output(at index: Int) -> Publishers.Output<Self> {
-        precondition(index >= 0, "output(at:): index must not be negative (got \(index))")
+        require(index >= 0, "output(at:): index must not be negative (got \(index))")
         return Publishers.Output(upstream: self, range: index..<(index + 1))
     }
 

@@ -210,7 +210,7 @@ private final class TriggerCore<Downstream: Subscriber, TriggerFailure: Error>: 
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "\(description): demand must be greater than zero (got \(demand))")
+        require(demand > 0, "\(description): demand must be greater than zero (got \(demand))")
         lock.withLock { state.upstream.subscription }?.request(demand)
     }
 

@@ -35,13 +35,13 @@ public struct Record<Output, Failure: Error>: Publisher {
 
         /// Adds an output to the recording. Traps if the recording is complete.
         public mutating func receive(_ input: Output) {
-            precondition(!completed, "Record.Recording: receive(_:) called after receive(completion:)")
+            require(!completed, "Record.Recording: receive(_:) called after receive(completion:)")
             output.append(input)
         }
 
         /// Adds a completion to the recording. Traps if the recording is already complete.
         public mutating func receive(completion: Subscribers.Completion<Failure>) {
-            precondition(!completed, "Record.Recording: receive(completion:) called twice")
+            require(!completed, "Record.Recording: receive(completion:) called twice")
             self.completion = completion
             completed = true
         }

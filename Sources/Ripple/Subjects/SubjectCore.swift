@@ -487,7 +487,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "\(description): demand must be greater than zero (got \(demand))")
+        require(demand > 0, "\(description): demand must be greater than zero (got \(demand))")
         core.lock.lock()
         guard !terminated else {
             core.lock.unlock()

@@ -68,7 +68,7 @@ final class TrackingThread {
             guard let raw else { return }
             Unmanaged<TrackingThread>.fromOpaque(raw).release()
         }
-        precondition(status == 0, "Ripple: pthread_key_create failed (\(status))")
+        require(status == 0, "Ripple: pthread_key_create failed (\(status))")
         return key
     }()
     private static func getValue() -> UnsafeMutableRawPointer? { pthread_getspecific(key) }

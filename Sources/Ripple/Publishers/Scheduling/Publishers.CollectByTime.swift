@@ -29,7 +29,7 @@ extension Publishers {
         /// Creates a `CollectByTime` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
             if case .byTimeOrCount(_, _, let count) = strategy {
-                precondition(count > 0, "collect(.byTimeOrCount): count must be greater than zero (got \(count))")
+                require(count > 0, "collect(.byTimeOrCount): count must be greater than zero (got \(count))")
             }
             self.upstream = upstream
             self.strategy = strategy

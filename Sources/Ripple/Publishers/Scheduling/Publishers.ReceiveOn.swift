@@ -156,7 +156,7 @@ private final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>
     }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "SubscribeOn: demand must be greater than zero (got \(demand))")
+        require(demand > 0, "SubscribeOn: demand must be greater than zero (got \(demand))")
         guard let subscription = lock.withLock({ upstream.subscription }) else { return }
         scheduler.schedule(options: options) { subscription.request(demand) }
     }

@@ -35,7 +35,7 @@ class TimedInner<Downstream: Subscriber, Context: Scheduler, Extra>: OperatorInn
 
     /// Counts the downstream's demand (the upstream was asked for everything).
     override func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         lock.withLock { state.demand += demand }
     }
 }
