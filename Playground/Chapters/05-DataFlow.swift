@@ -3,11 +3,11 @@ import RippleUI
 // Chapters 5–9: the seeds' SwiftUI data-flow experiments, run on RippleUI's headless render tree.
 // Each prints what the screen shows and the `_printChanges`-style log of which bodies ran and why.
 
-private func showTree(_ tree: RenderTree, _ note: String) {
+@MainActor private func showTree(_ tree: RenderTree, _ note: String) {
     show("\(note): \(tree.texts.joined(separator: " | "))")
 }
 
-private func showLog(_ tree: RenderTree) {
+@MainActor private func showLog(_ tree: RenderTree) {
     for line in tree.log { show("  body: \(line)") }
     tree.clearLog()
 }
@@ -39,7 +39,7 @@ struct StateChapter: Chapter {
         node, so once the node exists, a new initial value from the parent is ignored.
         """
 
-    func run() async {
+    @MainActor func run() async {
         let tree = RenderTree(CounterParent())
         showTree(tree, "inserted")
         showLog(tree)
@@ -102,7 +102,7 @@ struct ObjectOwnershipChapter: Chapter {
         created once per node and survives.
         """
 
-    func run() async {
+    @MainActor func run() async {
         for owned in [false, true] {
             show(owned ? "@StateObject:" : "@ObservedObject:")
             let tree = RenderTree(
@@ -152,7 +152,7 @@ struct ViewsPushPullChapter: Chapter {
         (push); held as @Bindable, a body re-runs only when a property it read changes (pull).
         """
 
-    func run() async {
+    @MainActor func run() async {
         let basket = Basket()
         let push = RenderTree(VStack { AppleView(basket: basket); PeachView(basket: basket) })
         let pull = RenderTree(VStack { BindableAppleView(basket: basket); BindablePeachView(basket: basket) })
@@ -206,7 +206,7 @@ struct ViewModelBindingChapter: Chapter {
         compare before writing (Ripple's own $state and $model.x bindings already do).
         """
 
-    func run() async {
+    @MainActor func run() async {
         for fixed in [false, true] {
             let model = TypingViewModel()
             let tree = RenderTree(TypingView(model: model, fixed: fixed))
@@ -265,7 +265,7 @@ struct EnvironmentChapter: Chapter {
         questions per session.
         """
 
-    func run() async {
+    @MainActor func run() async {
         let tree = RenderTree(StarterView().environmentObject(ChallengesViewModel()))
         showTree(tree, "start")
         tree.clearLog()

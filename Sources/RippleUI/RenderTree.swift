@@ -27,16 +27,20 @@ import Foundation
 /// - Diagnostics, like SwiftUI's `Self._printChanges()`: every composite body evaluation is logged
 ///   with why (`@identity`, `@self`, the changed dependencies).
 ///
-/// Use a tree from one thread at a time; models may change on any thread (they only mark nodes).
-public final class RenderTree: @unchecked Sendable {
-    private let lock = NSLock()
+/// The tree is isolated to the main actor, as SwiftUI's views are; models may change on any
+/// thread (a change only marks nodes, under a lock, for the next ``flush()``).
+@MainActor
+public final class RenderTree {
+    private nonisolated let lock = NSLock()
     /// Nodes waiting for re-evaluation, with the causes gathered so far. Guarded by `lock`.
-    private var dirty: [ObjectIdentifier: (node: _NodeHandle, causes: [String])] = [:]
-    private var entries: [String] = []
-    private var counts: [String: Int] = [:]
+    private nonisolated(unsafe) var dirty: [ObjectIdentifier: (node: _NodeHandle, causes: [String])] = [:]
+    /// The log and the evaluation counts. Guarded by `lock`.
+    private nonisolated(unsafe) var entries: [String] = []
+    private nonisolated(unsafe) var counts: [String: Int] = [:]
     private var afterPass: [() -> Void] = []
     private var pass = 0
-    private var nodesCreated = 0
+    /// Guarded by `lock`.
+    private nonisolated(unsafe) var nodesCreated = 0
     private(set) var root: _NodeHandle!
 
     /// Print each evaluation as it happens, like `Self._printChanges()`.
@@ -118,14 +122,14 @@ public final class RenderTree: @unchecked Sendable {
         FileHandle.standardError.write(Data("RippleUI warning: flush stopped after 100 passes (a body keeps changing what it reads)\n".utf8))
     }
 
-    func nextNodeOrder() -> Int {
+    nonisolated func nextNodeOrder() -> Int {
         lock.withLock {
             nodesCreated += 1
             return nodesCreated
         }
     }
 
-    func markDirty(_ node: _NodeHandle, cause: String) {
+    nonisolated func markDirty(_ node: _NodeHandle, cause: String) {
         lock.withLock {
             guard node.attached else { return }
             let key = ObjectIdentifier(node)
@@ -141,15 +145,13 @@ public final class RenderTree: @unchecked Sendable {
 
     /// Runs `action` once the current pass has finished evaluating (`onChange` actions).
     func afterThisPass(_ action: @escaping () -> Void) {
-        lock.withLock { afterPass.append(action) }
+        afterPass.append(action)
     }
 
     private func runAfterPass() {
         while true {
-            let actions = lock.withLock { () -> [() -> Void] in
-                defer { afterPass = [] }
-                return afterPass
-            }
+            let actions = afterPass
+            afterPass = []
             if actions.isEmpty { return }
             actions.forEach { $0() }
         }
@@ -317,7 +319,7 @@ public final class RenderTree: @unchecked Sendable {
 }
 
 /// A button, for ``RenderTree/tap(_:)``.
-protocol _ButtonView {
+@MainActor protocol _ButtonView {
     func _tap()
 }
 

@@ -6,6 +6,11 @@
 /// state in a node identified by the view's place in the tree, and re-evaluates exactly the bodies
 /// whose dependencies changed. Nothing is drawn: the tree records what each body produced, so
 /// tests and the Playground can read texts, tap buttons and type into fields.
+///
+/// As in SwiftUI, `View` is isolated to the main actor: a body may call `@MainActor` models, and
+/// the render tree that evaluates bodies is used from the main actor too (`@MainActor` tests,
+/// the Playground's top-level code).
+@MainActor @preconcurrency
 public protocol View {
     /// The type of view representing the body of this view.
     associatedtype Body: View
@@ -56,7 +61,7 @@ public struct _Child {
 // MARK: Builders and structural views
 
 /// SwiftUI's result builder for view bodies.
-@resultBuilder
+@MainActor @resultBuilder
 public enum ViewBuilder {
     /// Passes a view through.
     public static func buildExpression<V: View>(_ view: V) -> V { view }

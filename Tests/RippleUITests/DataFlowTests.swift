@@ -2,7 +2,7 @@ import Foundation
 import RippleUI
 import Testing
 
-@Suite struct BindingTests {
+@Suite @MainActor struct BindingTests {
     struct Stepper: View {
         @Binding var value: Int
         var body: some View {
@@ -125,7 +125,7 @@ final class Session: ObservableObject {
     @Published var user = "Ada"
 }
 
-@Suite struct EnvironmentTests {
+@Suite @MainActor struct EnvironmentTests {
     struct Badge: View {
         @Environment(\.accent) var accent
         var body: some View { Text("accent \(accent)") }
@@ -169,7 +169,7 @@ final class Session: ObservableObject {
 
     @Test func missingEnvironmentObjectTrapsNamingTheType() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = RenderTree(Greeting())
+            await MainActor.run { _ = RenderTree(Greeting()) }
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(output.contains("No ObservableObject of type Session found"))
@@ -178,7 +178,7 @@ final class Session: ObservableObject {
 
 // MARK: Modifiers, identity, diagnostics, misuse
 
-@Suite struct RenderTreeTests {
+@Suite @MainActor struct RenderTreeTests {
     @Test func onChangeRunsAfterTheUpdateWithOldAndNewValues() {
         struct Watcher: View {
             @State var value = 0
@@ -278,9 +278,11 @@ final class Session: ObservableObject {
         loose.value = 5
         #expect(loose.value == 1)
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            let view = Loose()
-            view.value = 2
-            view.value = 3
+            await MainActor.run {
+                let view = Loose()
+                view.value = 2
+                view.value = 3
+            }
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(output.components(separatedBy: "outside of an installed view").count == 2)
@@ -315,7 +317,7 @@ final class Session: ObservableObject {
     }
 }
 
-@Suite struct EnvironmentPropagationTests {
+@Suite @MainActor struct EnvironmentPropagationTests {
     struct Badge: View {
         @Environment(\.accent) var accent
         var body: some View { Text("accent \(accent)") }

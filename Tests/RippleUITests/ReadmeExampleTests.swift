@@ -2,7 +2,7 @@ import RippleUI
 import Testing
 
 /// The README's RippleUI example, verbatim apart from the assertions.
-@Suite struct ReadmeDataFlowExampleTests {
+@Suite @MainActor struct ReadmeDataFlowExampleTests {
     final class CountViewModel: ObservableObject {
         @Published var count = 0
     }

@@ -26,7 +26,7 @@ struct CounterParent: View {
     }
 }
 
-@Suite struct StateSeedTests {
+@Suite @MainActor struct StateSeedTests {
     // Rule 44
     @Test func initialValueIsUsedOnlyOnInsertion() {
         let tree = RenderTree(CounterParent())
@@ -102,7 +102,7 @@ struct RootView<Child: View>: View {
     }
 }
 
-@Suite struct ObjectSeedTests {
+@Suite @MainActor struct ObjectSeedTests {
     // Rule 45: the observed object is re-created with the view; the count resets.
     @Test func observedObjectResetsWhenTheParentReRenders() {
         let tree = RenderTree(RootView { ObservedCountView(rootCount: $0) })
@@ -227,7 +227,7 @@ struct Fruit: View {
     }
 }
 
-@Suite struct ApplesAndPeachesTests {
+@Suite @MainActor struct ApplesAndPeachesTests {
     // Rule 47, push: @ObservedObject re-runs both views.
     @Test func observedObjectReRunsBoth() {
         let basket = Basket()
@@ -278,7 +278,7 @@ final class TypingViewModel: ObservableObject, @unchecked Sendable {
     }
 }
 
-@Suite struct BindingSeedTests {
+@Suite @MainActor struct BindingSeedTests {
     struct Form: View {
         @ObservedObject var model: TypingViewModel
         let fixed: Bool
@@ -396,7 +396,7 @@ private struct StarterView: View {
     }
 }
 
-@Suite struct EnvironmentSeedTests {
+@Suite @MainActor struct EnvironmentSeedTests {
     @Test func descendantsShareTheInjectedObjectAndReadTheKey() {
         let challenges = ChallengesViewModel()
         let tree = RenderTree(StarterView().environmentObject(challenges))
