@@ -1,0 +1,387 @@
+// The oracle's driver. It runs seeded cases in a worker process (this same executable with
+// `--worker`), so a crash or a hang in either library is caught, attributed to its case and
+// library, and the run goes on from the next case.
+import ConformanceModel
+import Foundation
+import OpenCombineRunner
+import RippleRunner
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func value(after flag: String) -> String? {
+    guard let i = arguments.firstIndex(of: flag), i + 1 < arguments.count else { return nil }
+    return arguments[i + 1]
+}
+
+/// How a case's histories compare.
+enum Verdict {
+    case same
+    /// A divergence, with the index of the first differing event.
+    case differs(Int)
+}
+
+func compare(_ expected: [String], _ actual: [String]) -> Verdict {
+    for i in 0..<max(expected.count, actual.count) {
+        let e = i < expected.count ? expected[i] : nil
+        let a = i < actual.count ? actual[i] : nil
+        if e != a { return .differs(i) }
+    }
+    return .same
+}
+
+func histories(_ c: Case) -> (openCombine: [String], ripple: [String]) {
+    (OpenCombineRunner.Runner.run(c), RippleRunner.Runner.run(c))
+}
+
+func diverges(_ c: Case) -> Bool {
+    let (expected, actual) = histories(c)
+    if case .differs = compare(expected, actual) { return true }
+    return false
+}
+
+/// Whether a shrinking candidate still diverges, decided in a forked child so that a candidate
+/// that crashes either library (OpenCombine has inputs it crashes on) only counts as "no".
+func divergesSafely(_ c: Case) -> Bool {
+    let pid = fork()
+    if pid == 0 {
+        // The child: no output, just the answer in the exit status.
+        _exit(diverges(c) ? 0 : 1)
+    }
+    guard pid > 0 else { return diverges(c) }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    // Exited normally with 0: diverges. A signal or 1: no.
+    return status & 0x7f == 0 && (status >> 8) & 0xff == 0
+}
+
+/// Greedy shrinking: keep taking the first smaller case that still diverges.
+func shrink(_ c: Case) -> Case {
+    var current = c
+    var progress = true
+    var budget = 400
+    while progress && budget > 0 {
+        progress = false
+        for candidate in current.shrinkCandidates() {
+            budget -= 1
+            if budget <= 0 { break }
+            if divergesSafely(candidate) {
+                current = candidate
+                progress = true
+                break
+            }
+        }
+    }
+    return current
+}
+
+/// Side by side, the first difference marked.
+func report(_ c: Case) -> [String] {
+    let (expected, actual) = histories(c)
+    var lines = c.description.split(separator: "\n").map(String.init)
+    guard case .differs(let at) = compare(expected, actual) else { return lines + ["  (no divergence)"] }
+    let width = max(expected.map(\.count).max() ?? 0, 30)
+    lines.append("  " + "OpenCombine".padding(toLength: width, withPad: " ", startingAt: 0) + " | Ripple")
+    for i in 0..<max(expected.count, actual.count) {
+        let e = i < expected.count ? expected[i] : ""
+        let a = i < actual.count ? actual[i] : ""
+        let mark = i == at ? ">" : " "
+        lines.append(mark + " " + e.padding(toLength: width, withPad: " ", startingAt: 0) + " | " + a)
+    }
+    return lines
+}
+
+/// The family of a divergence: the shrunk case's source kind and operators (parameters dropped),
+/// and which library's event came first at the point of divergence.
+func signature(_ c: Case) -> String {
+    func bare(_ text: String) -> String {
+        String(text.prefix { $0 != "(" && $0 != " " && $0 != "{" && $0 != "." })
+    }
+    let ops = c.ops.filter { $0 != .probe }.map { bare($0.description) }
+    let source: String
+    switch c.source {
+    case .passthrough, .currentValue: source = "subject"
+    case .sequence: source = "Sequence"
+    default: source = bare(c.source.description)
+    }
+    return ([source] + ops).joined(separator: " | ")
+}
+
+// MARK: Worker
+
+/// Unbuffered, so the driver sees each line before a crash that may follow it.
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func runWorker(from: Int, count: Int, base: UInt64) {
+    for i in from..<(from + count) {
+        let c = Case.generate(seed: base &+ UInt64(i))
+        emit("OC \(i)")
+        let expected = OpenCombineRunner.Runner.run(c)
+        emit("RIPPLE \(i)")
+        let actual = RippleRunner.Runner.run(c)
+        guard case .differs = compare(expected, actual) else {
+            emit("OK \(i)")
+            continue
+        }
+        if let reason = knownOpenCombineDeviation(c, openCombine: expected, ripple: actual) {
+            emit("KNOWN \(i) \(reason)")
+            continue
+        }
+        emit("SHRINK \(i)")
+        let small = shrink(c)
+        for line in report(small) { emit("| " + line) }
+        emit("DIFF \(i) \(signature(small))")
+    }
+    emit("DONE")
+}
+
+// MARK: Driver
+
+/// Where in OpenCombine's own sources a crash happened (the innermost operator frame of its
+/// backtrace), e.g. "Publishers.ReplaceError.swift:134".
+func openCombineCrashSite(_ stderr: [String]) -> String {
+    for line in stderr {
+        guard let range = line.range(of: "Sources/OpenCombine/") ?? line.range(of: "Sources/COpenCombineHelpers/")
+        else { continue }
+        let path = line[range.upperBound...].prefix { $0 != " " }
+        let file = path.split(separator: "/").last.map(String.init) ?? String(path)
+        if file.hasPrefix("Subscribers.Demand.swift") { continue }
+        return String(file.split(separator: ":").prefix(2).joined(separator: ":"))
+    }
+    return "unknown site"
+}
+
+final class WorkerOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = Data()
+    private var lines: [String] = []
+    private(set) var lastProgress = Date()
+    private(set) var closed = false
+
+    func append(_ data: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        if data.isEmpty {
+            closed = true
+            return
+        }
+        buffer.append(data)
+        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+            buffer.removeSubrange(buffer.startIndex...newline)
+            lines.append(line)
+        }
+        lastProgress = Date()
+    }
+
+    func take() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        let out = lines
+        lines = []
+        return out
+    }
+
+    var isClosed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return closed
+    }
+
+    var sinceProgress: TimeInterval {
+        lock.lock()
+        defer { lock.unlock() }
+        return Date().timeIntervalSince(lastProgress)
+    }
+}
+
+struct Tally {
+    var ok = 0
+    var known: [String: Int] = [:]
+    var skipped: [String: Int] = [:]
+    var diffs: [String: (count: Int, example: [String])] = [:]
+    var open: [String: (count: Int, example: [String])] = [:]
+    var rippleCrashes: [(Int, String)] = []
+    var rippleHangs: [Int] = []
+    var openCombineCrashes: [(Int, String)] = []
+    var shrinkCrashes: [Int] = []
+}
+
+func drive(count: Int, base: UInt64, deadline: TimeInterval) -> Tally {
+    var tally = Tally()
+    var next = 0
+    while next < count {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        if process.executableURL?.path.contains("/") != true {
+            process.executableURL = Bundle.main.executableURL
+        }
+        process.arguments = ["--worker", String(next), String(count - next), String(base)]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let errPipe = Pipe()
+        process.standardError = errPipe
+        let output = WorkerOutput()
+        let errors = WorkerOutput()
+        pipe.fileHandleForReading.readabilityHandler = { output.append($0.availableData) }
+        errPipe.fileHandleForReading.readabilityHandler = { errors.append($0.availableData) }
+        do {
+            try process.run()
+        } catch {
+            fatalError("cannot start the worker: \(error)")
+        }
+        var stage = "none"
+        var current = next
+        var block: [String] = []
+        var finished = false
+        var hung = false
+        func consume(_ lines: [String]) {
+            for line in lines {
+                let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+                guard let tag = parts.first else { continue }
+                let index = parts.count > 1 ? Int(parts[1]) ?? current : current
+                switch tag {
+                case "OC": stage = "OC"; current = index
+                case "RIPPLE": stage = "RIPPLE"; current = index
+                case "SHRINK": stage = "SHRINK"; current = index
+                case "OK": tally.ok += 1; stage = "none"; next = index + 1
+                case "KNOWN":
+                    tally.known[parts.count > 2 ? parts[2] : "?", default: 0] += 1
+                    stage = "none"; next = index + 1
+                case "|": block.append(String(line.dropFirst(2)))
+                case "DIFF":
+                    let key = parts.count > 2 ? parts[2] : "?"
+                    if let item = openItem(for: key) {
+                        let entry = tally.open[key]
+                        tally.open[key] = ((entry?.count ?? 0) + 1, entry?.example ?? (["open item (\(item.owner)): \(item.what)"] + block))
+                    } else {
+                        let entry = tally.diffs[key]
+                        tally.diffs[key] = ((entry?.count ?? 0) + 1, entry?.example ?? block)
+                    }
+                    block = []
+                    stage = "none"; next = index + 1
+                case "DONE": finished = true; next = count
+                default: break
+                }
+            }
+        }
+        while process.isRunning {
+            consume(output.take())
+            if output.sinceProgress > deadline {
+                hung = true
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            usleep(20_000)
+        }
+        process.waitUntilExit()
+        // Drain what is left in the pipe.
+        for _ in 0..<50 where !output.isClosed { usleep(10_000) }
+        pipe.fileHandleForReading.readabilityHandler = nil
+        errPipe.fileHandleForReading.readabilityHandler = nil
+        consume(output.take())
+        if finished { break }
+        let stderrLines = errors.take()
+        let message = stderrLines.filter { $0.contains("rror") || $0.contains("ailed") }.prefix(3)
+            .joined(separator: " / ")
+        switch stage {
+        case "OC":
+            let site = openCombineCrashSite(errors.take() + stderrLines)
+            if let reason = knownOpenCombineCrashes[site] {
+                tally.skipped["\(site): \(reason)", default: 0] += 1
+            } else {
+                tally.openCombineCrashes.append((current, site))
+            }
+        case "RIPPLE":
+            if hung { tally.rippleHangs.append(current) } else { tally.rippleCrashes.append((current, message)) }
+        case "SHRINK": tally.shrinkCrashes.append(current)
+        default:
+            if next >= count { break }
+            tally.rippleCrashes.append((next, "worker died between cases: \(message)"))
+        }
+        next = max(next, current + 1)
+        block = []
+    }
+    return tally
+}
+
+// MARK: Main
+
+if arguments.first == "--worker", arguments.count == 4,
+    let from = Int(arguments[1]), let count = Int(arguments[2]), let base = UInt64(arguments[3])
+{
+    runWorker(from: from, count: count, base: base)
+    exit(0)
+}
+
+if let text = value(after: "--describe"), let seed = UInt64(text) {
+    print(Case.generate(seed: seed))
+    exit(0)
+}
+
+if let text = value(after: "--case"), let seed = UInt64(text) {
+    let c = Case.generate(seed: seed)
+    let small = arguments.contains("--no-shrink") ? c : shrink(c)
+    for line in report(small) { print(line) }
+    exit(0)
+}
+
+let base = UInt64(value(after: "--seed") ?? "") ?? 0
+let count: Int
+if let text = value(after: "--count"), let n = Int(text) {
+    count = n
+} else if arguments.contains("--quick") {
+    count = 3_000
+} else {
+    count = 200_000
+}
+
+let started = Date()
+print("Conformance: \(count) pipelines from seed \(base), Ripple against OpenCombine 0.14.0")
+let tally = drive(count: count, base: base, deadline: 20)
+let elapsed = Date().timeIntervalSince(started)
+
+let diffTotal = tally.diffs.values.reduce(0) { $0 + $1.count }
+let openTotal = tally.open.values.reduce(0) { $0 + $1.count }
+let verbose = arguments.contains("--verbose")
+if !tally.open.isEmpty {
+    print("\nOpen items (Conformance/Sources/Conformance/OpenItems.swift):")
+    for (key, entry) in tally.open.sorted(by: { $0.value.count > $1.value.count }) {
+        print("  ×\(entry.count): \(key)")
+        if verbose { for line in entry.example { print("      " + line) } }
+    }
+}
+for (key, entry) in tally.diffs.sorted(by: { $0.value.count > $1.value.count }) {
+    print("\nDIVERGENCE ×\(entry.count): \(key)")
+    for line in entry.example { print("  " + line) }
+}
+if !tally.known.isEmpty {
+    print("\nKnown OpenCombine deviations (Conformance/README.md):")
+    for (reason, n) in tally.known.sorted(by: { $0.key < $1.key }) { print("  \(reason): \(n)") }
+}
+if !tally.skipped.isEmpty {
+    print("\nSkipped (inputs that crash OpenCombine, Conformance/README.md):")
+    for (reason, n) in tally.skipped.sorted(by: { $0.key < $1.key }) { print("  \(reason): \(n)") }
+}
+for (i, message) in tally.rippleCrashes { print("RIPPLE CRASH: seed \(base &+ UInt64(i)) \(message)") }
+for i in tally.rippleHangs { print("RIPPLE HANG: seed \(base &+ UInt64(i))") }
+for (i, site) in tally.openCombineCrashes {
+    print("OpenCombine crash (not in the known list): seed \(base &+ UInt64(i)) at \(site)")
+}
+for i in tally.shrinkCrashes { print("crash while shrinking: seed \(base &+ UInt64(i))") }
+
+let knownTotal = tally.known.values.reduce(0, +)
+let skippedTotal = tally.skipped.values.reduce(0, +)
+print(
+    """
+
+    \(count) pipelines in \(String(format: "%.1f", elapsed)) s: \(tally.ok) identical, \
+    \(knownTotal) known OpenCombine deviations, \(skippedTotal) skipped (OpenCombine crashes), \
+    \(openTotal) in open items, \(diffTotal) other divergences in \(tally.diffs.count) families, \
+    \(tally.rippleCrashes.count) Ripple crashes, \(tally.rippleHangs.count) Ripple hangs, \
+    \(tally.openCombineCrashes.count) unlisted OpenCombine crashes
+    """)
+let failed = diffTotal > 0 || !tally.rippleCrashes.isEmpty || !tally.rippleHangs.isEmpty
+    || !tally.openCombineCrashes.isEmpty || !tally.shrinkCrashes.isEmpty
+exit(failed ? 1 : 0)

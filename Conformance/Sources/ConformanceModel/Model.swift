@@ -1,0 +1,416 @@
+// The pipeline description both runners interpret: a source, a chain of operators, a subscriber
+// plan and a script of outside actions. Library-independent, seeded, printable.
+
+/// A small deterministic generator (SplitMix64): a seed names a case on every machine.
+public struct SplitMix: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    public mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
+}
+
+/// Where values come from.
+public enum Source: Equatable, Sendable, CustomStringConvertible {
+    case just(Int)
+    case sequence([Int])
+    case empty(completeImmediately: Bool)
+    case fail
+    /// Driven by the script's `send`/`finish`/`fail` steps.
+    case passthrough
+    case currentValue(Int)
+
+    public var isSubject: Bool {
+        switch self {
+        case .passthrough, .currentValue: return true
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .just(let v): return "Just(\(v))"
+        case .sequence(let vs): return "\(vs).publisher"
+        case .empty(let c): return "Empty(completeImmediately: \(c))"
+        case .fail: return "Fail(error: .source)"
+        case .passthrough: return "PassthroughSubject()"
+        case .currentValue(let v): return "CurrentValueSubject(\(v))"
+        }
+    }
+}
+
+/// One operator. Closures are described by small parameters so a case prints readably.
+public enum Op: Equatable, Sendable, CustomStringConvertible {
+    /// A transparent publisher that logs what passes through it and what is asked of it.
+    case probe
+    case map(add: Int)
+    case tryMap(throwOn: Int)
+    case filter(mod: Int)
+    case tryFilter(mod: Int, throwOn: Int)
+    case compactMap(nilOn: Int)
+    case tryCompactMap(nilOn: Int, throwOn: Int)
+    case dropFirst(Int)
+    case dropWhile(below: Int)
+    case tryDropWhile(below: Int, throwOn: Int)
+    case prefix(Int)
+    case prefixWhile(below: Int)
+    case tryPrefixWhile(below: Int, throwOn: Int)
+    case outputAt(Int)
+    case outputIn(Int, Int)
+    case first
+    case firstWhere(above: Int)
+    case tryFirstWhere(above: Int, throwOn: Int)
+    case last
+    case lastWhere(above: Int)
+    case tryLastWhere(above: Int, throwOn: Int)
+    case removeDuplicates
+    case tryRemoveDuplicates(throwOn: Int)
+    case scan(Int)
+    case tryScan(Int, throwOn: Int)
+    case reduce(Int)
+    case tryReduce(Int, throwOn: Int)
+    case count
+    case min
+    case max
+    case tryMin(throwOn: Int)
+    case tryMax(throwOn: Int)
+    case collect
+    case collectCount(Int)
+    case contains(Int)
+    case containsWhere(above: Int)
+    case tryContainsWhere(above: Int, throwOn: Int)
+    case allSatisfy(below: Int)
+    case tryAllSatisfy(below: Int, throwOn: Int)
+    case ignoreOutput
+    case replaceEmpty(Int)
+    case replaceError(Int)
+    case mapError
+    case handleEvents
+    case eraseToAnyPublisher
+    case receiveOnImmediate
+    case subscribeOnImmediate
+    case catchJust(Int)
+    case retry(Int)
+    case append([Int])
+    case prepend([Int])
+    case mapKeyPath
+
+    public var description: String {
+        switch self {
+        case .probe: return "probe"
+        case .map(let a): return "map { $0 + \(a) }"
+        case .tryMap(let t): return "tryMap { throw if $0 == \(t) }"
+        case .filter(let m): return "filter { $0 % \(m) != 0 }"
+        case .tryFilter(let m, let t): return "tryFilter { throw if $0 == \(t); $0 % \(m) != 0 }"
+        case .compactMap(let n): return "compactMap { nil if $0 == \(n) }"
+        case .tryCompactMap(let n, let t): return "tryCompactMap { throw if $0 == \(t); nil if $0 == \(n) }"
+        case .dropFirst(let n): return "dropFirst(\(n))"
+        case .dropWhile(let b): return "drop(while: { $0 < \(b) })"
+        case .tryDropWhile(let b, let t): return "tryDrop(while: { throw if $0 == \(t); $0 < \(b) })"
+        case .prefix(let n): return "prefix(\(n))"
+        case .prefixWhile(let b): return "prefix(while: { $0 < \(b) })"
+        case .tryPrefixWhile(let b, let t): return "tryPrefix(while: { throw if $0 == \(t); $0 < \(b) })"
+        case .outputAt(let i): return "output(at: \(i))"
+        case .outputIn(let a, let b): return "output(in: \(a)..<\(b))"
+        case .first: return "first()"
+        case .firstWhere(let a): return "first(where: { $0 > \(a) })"
+        case .tryFirstWhere(let a, let t): return "tryFirst(where: { throw if $0 == \(t); $0 > \(a) })"
+        case .last: return "last()"
+        case .lastWhere(let a): return "last(where: { $0 > \(a) })"
+        case .tryLastWhere(let a, let t): return "tryLast(where: { throw if $0 == \(t); $0 > \(a) })"
+        case .removeDuplicates: return "removeDuplicates()"
+        case .tryRemoveDuplicates(let t): return "tryRemoveDuplicates { throw if $1 == \(t); $0 == $1 }"
+        case .scan(let i): return "scan(\(i), +)"
+        case .tryScan(let i, let t): return "tryScan(\(i)) { throw if $1 == \(t); $0 + $1 }"
+        case .reduce(let i): return "reduce(\(i), +)"
+        case .tryReduce(let i, let t): return "tryReduce(\(i)) { throw if $1 == \(t); $0 + $1 }"
+        case .count: return "count()"
+        case .min: return "min()"
+        case .max: return "max()"
+        case .tryMin(let t): return "tryMin { throw if $1 == \(t); $0 < $1 }"
+        case .tryMax(let t): return "tryMax { throw if $1 == \(t); $0 < $1 }"
+        case .collect: return "collect().map(sum)"
+        case .collectCount(let n): return "collect(\(n)).map(sum)"
+        case .contains(let v): return "contains(\(v)).map(0/1)"
+        case .containsWhere(let a): return "contains(where: { $0 > \(a) }).map(0/1)"
+        case .tryContainsWhere(let a, let t): return "tryContains(where: { throw if $0 == \(t); $0 > \(a) }).map(0/1)"
+        case .allSatisfy(let b): return "allSatisfy { $0 < \(b) }.map(0/1)"
+        case .tryAllSatisfy(let b, let t): return "tryAllSatisfy { throw if $0 == \(t); $0 < \(b) }.map(0/1)"
+        case .ignoreOutput: return "ignoreOutput()"
+        case .replaceEmpty(let v): return "replaceEmpty(with: \(v))"
+        case .replaceError(let v): return "replaceError(with: \(v)).setFailureType(to: Error.self)"
+        case .mapError: return "mapError { $0 }"
+        case .handleEvents: return "handleEvents()"
+        case .eraseToAnyPublisher: return "eraseToAnyPublisher()"
+        case .receiveOnImmediate: return "receive(on: ImmediateScheduler.shared)"
+        case .subscribeOnImmediate: return "subscribe(on: ImmediateScheduler.shared)"
+        case .catchJust(let v): return "catch { _ in Just(\(v)) }"
+        case .retry(let n): return "retry(\(n))"
+        case .append(let vs): return "append(\(vs))"
+        case .prepend(let vs): return "prepend(\(vs))"
+        case .mapKeyPath: return "map(\\.self)"
+        }
+    }
+
+    /// The owner of the operator in the team (for reports).
+    public var family: String {
+        switch self {
+        case .catchJust, .retry, .append, .prepend: return "async-api"
+        default: return "operators"
+        }
+    }
+}
+
+/// A demand as both runners spell it: `nil` is unlimited, 0 is none.
+public typealias DemandSpec = Int?
+
+public func describe(_ demand: DemandSpec) -> String {
+    guard let n = demand else { return "unlimited" }
+    return "max(\(n))"
+}
+
+/// What the subscriber at the end of the chain does.
+public struct SubscriberPlan: Equatable, Sendable, CustomStringConvertible {
+    /// Requested inside `receive(subscription:)`; `.some(0)` means no request there.
+    public var initial: DemandSpec
+    public var cancelInReceiveSubscription: Bool
+    /// The demand returned for the k-th value (cycled; empty means `.none`).
+    public var perValue: [DemandSpec]
+    /// Cancel from inside `receive(_:)` of the k-th value (0-based).
+    public var cancelAtValue: Int?
+    /// Call `subscription.request(n)` from inside `receive(_:)` of the k-th value.
+    public var requestAtValue: Int?
+    public var requestAtValueDemand: DemandSpec
+
+    public init(
+        initial: DemandSpec, cancelInReceiveSubscription: Bool = false, perValue: [DemandSpec] = [],
+        cancelAtValue: Int? = nil, requestAtValue: Int? = nil, requestAtValueDemand: DemandSpec = 1
+    ) {
+        self.initial = initial
+        self.cancelInReceiveSubscription = cancelInReceiveSubscription
+        self.perValue = perValue
+        self.cancelAtValue = cancelAtValue
+        self.requestAtValue = requestAtValue
+        self.requestAtValueDemand = requestAtValueDemand
+    }
+
+    public func demand(forValue k: Int) -> DemandSpec {
+        perValue.isEmpty ? 0 : perValue[k % perValue.count]
+    }
+
+    public var description: String {
+        var parts = ["initial: \(initial == 0 ? "none" : describe(initial))"]
+        if cancelInReceiveSubscription { parts.append("cancel in receive(subscription:)") }
+        if !perValue.isEmpty { parts.append("per value: [\(perValue.map(describe).joined(separator: ", "))]") }
+        if let k = cancelAtValue { parts.append("cancel at value #\(k)") }
+        if let k = requestAtValue { parts.append("request(\(describe(requestAtValueDemand))) at value #\(k)") }
+        return "subscriber(" + parts.joined(separator: ", ") + ")"
+    }
+}
+
+/// An action from outside, after subscribing.
+public enum Step: Equatable, Sendable, CustomStringConvertible {
+    case send(Int)
+    case finish
+    case fail
+    case request(DemandSpec)
+    case cancel
+
+    public var description: String {
+        switch self {
+        case .send(let v): return "send(\(v))"
+        case .finish: return "send(completion: .finished)"
+        case .fail: return "send(completion: .failure(.subject))"
+        case .request(let d): return "request(\(describe(d)))"
+        case .cancel: return "cancel()"
+        }
+    }
+}
+
+/// One pipeline.
+public struct Case: Equatable, Sendable, CustomStringConvertible {
+    public var seed: UInt64
+    public var source: Source
+    public var ops: [Op]
+    public var plan: SubscriberPlan
+    public var script: [Step]
+
+    public init(seed: UInt64, source: Source, ops: [Op], plan: SubscriberPlan, script: [Step]) {
+        self.seed = seed
+        self.source = source
+        self.ops = ops
+        self.plan = plan
+        self.script = script
+    }
+
+    public var description: String {
+        var lines = ["seed \(seed)", "  \(source)"]
+        lines += ops.map { "  .\($0)" }
+        lines.append("  \(plan)")
+        if !script.isEmpty { lines.append("  then: " + script.map(\.description).joined(separator: "; ")) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Case {
+    /// The case a seed names.
+    public static func generate(seed: UInt64) -> Case {
+        var rng = SplitMix(seed: seed)
+        let source: Source
+        switch rng.int(0...9) {
+        case 0: source = .just(rng.int(0...5))
+        case 1, 2: source = .sequence((0..<rng.int(0...5)).map { _ in rng.int(0...5) })
+        case 3: source = .empty(completeImmediately: rng.chance(80))
+        case 4: source = .fail
+        case 5, 6, 7: source = .passthrough
+        default: source = .currentValue(rng.int(0...5))
+        }
+        var ops: [Op] = []
+        if rng.chance(70) { ops.append(.probe) }
+        for _ in 0..<rng.int(1...3) {
+            ops.append(randomOp(&rng))
+            if rng.chance(40) { ops.append(.probe) }
+        }
+        func demand() -> DemandSpec { rng.chance(15) ? nil : rng.int(1...3) }
+        var plan = SubscriberPlan(initial: rng.chance(20) ? 0 : demand())
+        plan.cancelInReceiveSubscription = rng.chance(4)
+        plan.perValue = rng.chance(50) ? [] : (0..<rng.int(1...3)).map { _ in rng.chance(40) ? 0 : demand() }
+        if rng.chance(15) { plan.cancelAtValue = rng.int(0...3) }
+        if rng.chance(15) {
+            plan.requestAtValue = rng.int(0...3)
+            plan.requestAtValueDemand = demand()
+        }
+        var script: [Step] = []
+        for _ in 0..<rng.int(0...(source.isSubject ? 8 : 3)) {
+            let roll = rng.int(0...99)
+            if source.isSubject && roll < 55 {
+                script.append(.send(rng.int(0...5)))
+            } else if source.isSubject && roll < 62 {
+                script.append(rng.chance(70) ? .finish : .fail)
+            } else if roll < 92 {
+                script.append(.request(demand()))
+            } else {
+                script.append(.cancel)
+            }
+        }
+        return Case(seed: seed, source: source, ops: ops, plan: plan, script: script)
+    }
+
+    static func randomOp(_ rng: inout SplitMix) -> Op {
+        func s() -> Int { rng.int(0...5) }
+        switch rng.int(0...53) {
+        case 0: return .map(add: rng.int(1...3))
+        case 1: return .tryMap(throwOn: s())
+        case 2: return .filter(mod: rng.int(2...3))
+        case 3: return .tryFilter(mod: rng.int(2...3), throwOn: s())
+        case 4: return .compactMap(nilOn: s())
+        case 5: return .tryCompactMap(nilOn: s(), throwOn: s())
+        case 6, 7: return .dropFirst(rng.int(0...3))
+        case 8: return .dropWhile(below: s())
+        case 9: return .tryDropWhile(below: s(), throwOn: s())
+        case 10, 11: return .prefix(rng.int(0...3))
+        case 12: return .prefixWhile(below: s())
+        case 13: return .tryPrefixWhile(below: s(), throwOn: s())
+        case 14: return .outputAt(rng.int(0...3))
+        case 15: let a = rng.int(0...3); return .outputIn(a, a + rng.int(0...3))
+        case 16: return .first
+        case 17: return .firstWhere(above: s())
+        case 18: return .tryFirstWhere(above: s(), throwOn: s())
+        case 19: return .last
+        case 20: return .lastWhere(above: s())
+        case 21: return .tryLastWhere(above: s(), throwOn: s())
+        case 22, 23: return .removeDuplicates
+        case 24: return .tryRemoveDuplicates(throwOn: s())
+        case 25: return .scan(s())
+        case 26: return .tryScan(s(), throwOn: s())
+        case 27: return .reduce(s())
+        case 28: return .tryReduce(s(), throwOn: s())
+        case 29: return .count
+        case 30: return .min
+        case 31: return .max
+        case 32: return .tryMin(throwOn: s())
+        case 33: return .tryMax(throwOn: s())
+        case 34: return .collect
+        case 35: return .collectCount(rng.int(1...3))
+        case 36: return .contains(s())
+        case 37: return .containsWhere(above: s())
+        case 38: return .tryContainsWhere(above: s(), throwOn: s())
+        case 39: return .allSatisfy(below: s())
+        case 40: return .tryAllSatisfy(below: s(), throwOn: s())
+        case 41: return .ignoreOutput
+        case 42: return .replaceEmpty(s())
+        case 43: return .replaceError(s())
+        case 44: return .mapError
+        case 45: return .handleEvents
+        case 46: return .eraseToAnyPublisher
+        case 47: return .receiveOnImmediate
+        case 48: return .subscribeOnImmediate
+        case 49: return .catchJust(s())
+        case 50: return .retry(rng.int(0...2))
+        case 51: return .append((0..<rng.int(0...2)).map { _ in s() })
+        case 52: return .prepend((0..<rng.int(0...2)).map { _ in s() })
+        default: return .mapKeyPath
+        }
+    }
+
+    /// Smaller cases, simplest first, for shrinking a divergence to a readable one.
+    public func shrinkCandidates() -> [Case] {
+        var out: [Case] = []
+        for i in ops.indices {
+            var c = self
+            c.ops.remove(at: i)
+            out.append(c)
+        }
+        for i in script.indices {
+            var c = self
+            c.script.remove(at: i)
+            out.append(c)
+        }
+        if plan.cancelAtValue != nil { var c = self; c.plan.cancelAtValue = nil; out.append(c) }
+        if plan.requestAtValue != nil { var c = self; c.plan.requestAtValue = nil; out.append(c) }
+        if plan.cancelInReceiveSubscription { var c = self; c.plan.cancelInReceiveSubscription = false; out.append(c) }
+        if plan.perValue.count > 1 { var c = self; c.plan.perValue.removeLast(); out.append(c) }
+        if !plan.perValue.isEmpty { var c = self; c.plan.perValue = []; out.append(c) }
+        if case .sequence(let vs) = source, !vs.isEmpty {
+            for i in vs.indices {
+                var c = self
+                var smaller = vs
+                smaller.remove(at: i)
+                c.source = .sequence(smaller)
+                out.append(c)
+            }
+        }
+        return out
+    }
+}
+
+/// The error the sources and throwing closures use.
+public enum TestError: Error, Equatable, Sendable, CustomStringConvertible {
+    case source
+    case subject
+    case thrown(Int)
+
+    public var description: String {
+        switch self {
+        case .source: return "source"
+        case .subject: return "subject"
+        case .thrown(let v): return "thrown(\(v))"
+        }
+    }
+}
+
+/// The shared event history of one run: the probes', the subscriber's and the script's events,
+/// in the order they happened.
+public final class EventLog: @unchecked Sendable {
+    public private(set) var events: [String] = []
+    public init() {}
+    public func add(_ event: String) {
+        if events.count < 400 { events.append(event) } else if events.count == 400 { events.append("… (truncated)") }
+    }
+}

@@ -1,0 +1,1 @@
+../RippleRunner/Runner.swift

@@ -1,0 +1,381 @@
+// Compiled twice: as RippleRunner (against Ripple) and, through a symlink, as OpenCombineRunner
+// (against OpenCombine, with OPENCOMBINE defined). Keep to the API both share: the same text
+// interprets a pipeline description with either library.
+import ConformanceModel
+
+#if OPENCOMBINE
+import OpenCombine
+#else
+import Ripple
+#endif
+
+/// Runs one pipeline description and returns its event history.
+public enum Runner {
+    public static func run(_ c: Case) -> [String] {
+        let log = EventLog()
+        let run = Run(log: log)
+        run.execute(c)
+        return log.events
+    }
+}
+
+private typealias Pipe = AnyPublisher<Int, any Error>
+
+private func demand(_ spec: DemandSpec) -> Subscribers.Demand {
+    guard let n = spec else { return .unlimited }
+    return .max(n)
+}
+
+private func describe(_ demand: Subscribers.Demand) -> String {
+    guard let n = demand.max else { return "unlimited" }
+    return n == 0 ? "none" : "max(\(n))"
+}
+
+private func describe(_ completion: Subscribers.Completion<any Error>) -> String {
+    switch completion {
+    case .finished: return "finished"
+    case .failure(let error): return "failure(\(error))"
+    }
+}
+
+/// Everything one run creates, so it can be released at the end.
+private final class Run {
+    let log: EventLog
+    var probes: [AnyObject] = []
+    var probeCount = 0
+
+    init(log: EventLog) { self.log = log }
+
+    func execute(_ c: Case) {
+        var passthrough: PassthroughSubject<Int, any Error>?
+        var current: CurrentValueSubject<Int, any Error>?
+        var pipe: Pipe
+        switch c.source {
+        case .just(let v):
+            pipe = Just(v).setFailureType(to: (any Error).self).eraseToAnyPublisher()
+        case .sequence(let vs):
+            pipe = Publishers.Sequence<[Int], any Error>(sequence: vs).eraseToAnyPublisher()
+        case .empty(let immediately):
+            pipe = Empty<Int, any Error>(completeImmediately: immediately).eraseToAnyPublisher()
+        case .fail:
+            pipe = Fail<Int, any Error>(error: TestError.source).eraseToAnyPublisher()
+        case .passthrough:
+            let subject = PassthroughSubject<Int, any Error>()
+            passthrough = subject
+            pipe = subject.eraseToAnyPublisher()
+        case .currentValue(let v):
+            let subject = CurrentValueSubject<Int, any Error>(v)
+            current = subject
+            pipe = subject.eraseToAnyPublisher()
+        }
+        for op in c.ops {
+            pipe = apply(op, to: pipe)
+        }
+        let subscriber = Recorder(plan: c.plan, log: log)
+        pipe.subscribe(subscriber)
+        for step in c.script {
+            log.add("do \(step)")
+            switch step {
+            case .send(let v):
+                passthrough?.send(v)
+                current?.send(v)
+            case .finish:
+                passthrough?.send(completion: .finished)
+                current?.send(completion: .finished)
+            case .fail:
+                passthrough?.send(completion: .failure(TestError.subject))
+                current?.send(completion: .failure(TestError.subject))
+            case .request(let d):
+                subscriber.subscription?.request(demand(d))
+            case .cancel:
+                subscriber.subscription?.cancel()
+            }
+        }
+        log.add("end")
+        // Break the cycles a run leaves (probes and the recorder keep what they were given).
+        subscriber.subscription = nil
+        for case let probe as Releasable in probes { probe.release() }
+        probes = []
+    }
+
+    func apply(_ op: Op, to p: Pipe) -> Pipe {
+        switch op {
+        case .probe:
+            probeCount += 1
+            return Probe(upstream: p, id: probeCount, run: self).eraseToAnyPublisher()
+        case .map(let a):
+            return p.map { $0 + a }.eraseToAnyPublisher()
+        case .tryMap(let t):
+            return p.tryMap { v in
+                if v == t { throw TestError.thrown(v) }
+                return v
+            }.eraseToAnyPublisher()
+        case .filter(let m):
+            return p.filter { $0 % m != 0 }.eraseToAnyPublisher()
+        case .tryFilter(let m, let t):
+            return p.tryFilter { v in
+                if v == t { throw TestError.thrown(v) }
+                return v % m != 0
+            }.eraseToAnyPublisher()
+        case .compactMap(let n):
+            return p.compactMap { $0 == n ? nil : $0 }.eraseToAnyPublisher()
+        case .tryCompactMap(let n, let t):
+            return p.tryCompactMap { v in
+                if v == t { throw TestError.thrown(v) }
+                return v == n ? nil : v
+            }.eraseToAnyPublisher()
+        case .dropFirst(let n):
+            return p.dropFirst(n).eraseToAnyPublisher()
+        case .dropWhile(let b):
+            return p.drop(while: { $0 < b }).eraseToAnyPublisher()
+        case .tryDropWhile(let b, let t):
+            return p.tryDrop(while: { v in
+                if v == t { throw TestError.thrown(v) }
+                return v < b
+            }).eraseToAnyPublisher()
+        case .prefix(let n):
+            return p.prefix(n).eraseToAnyPublisher()
+        case .prefixWhile(let b):
+            return p.prefix(while: { $0 < b }).eraseToAnyPublisher()
+        case .tryPrefixWhile(let b, let t):
+            return p.tryPrefix(while: { v in
+                if v == t { throw TestError.thrown(v) }
+                return v < b
+            }).eraseToAnyPublisher()
+        case .outputAt(let i):
+            return p.output(at: i).eraseToAnyPublisher()
+        case .outputIn(let a, let b):
+            return p.output(in: a..<b).eraseToAnyPublisher()
+        case .first:
+            return p.first().eraseToAnyPublisher()
+        case .firstWhere(let a):
+            return p.first(where: { $0 > a }).eraseToAnyPublisher()
+        case .tryFirstWhere(let a, let t):
+            return p.tryFirst(where: { v in
+                if v == t { throw TestError.thrown(v) }
+                return v > a
+            }).eraseToAnyPublisher()
+        case .last:
+            return p.last().eraseToAnyPublisher()
+        case .lastWhere(let a):
+            return p.last(where: { $0 > a }).eraseToAnyPublisher()
+        case .tryLastWhere(let a, let t):
+            return p.tryLast(where: { v in
+                if v == t { throw TestError.thrown(v) }
+                return v > a
+            }).eraseToAnyPublisher()
+        case .removeDuplicates:
+            return p.removeDuplicates().eraseToAnyPublisher()
+        case .tryRemoveDuplicates(let t):
+            return p.tryRemoveDuplicates(by: { a, b in
+                if b == t { throw TestError.thrown(b) }
+                return a == b
+            }).eraseToAnyPublisher()
+        case .scan(let i):
+            return p.scan(i, +).eraseToAnyPublisher()
+        case .tryScan(let i, let t):
+            return p.tryScan(i) { a, b in
+                if b == t { throw TestError.thrown(b) }
+                return a + b
+            }.eraseToAnyPublisher()
+        case .reduce(let i):
+            return p.reduce(i, +).eraseToAnyPublisher()
+        case .tryReduce(let i, let t):
+            return p.tryReduce(i) { a, b in
+                if b == t { throw TestError.thrown(b) }
+                return a + b
+            }.eraseToAnyPublisher()
+        case .count:
+            return p.count().eraseToAnyPublisher()
+        case .min:
+            return p.min().eraseToAnyPublisher()
+        case .max:
+            return p.max().eraseToAnyPublisher()
+        case .tryMin(let t):
+            return p.tryMin(by: { a, b in
+                if b == t { throw TestError.thrown(b) }
+                return a < b
+            }).eraseToAnyPublisher()
+        case .tryMax(let t):
+            return p.tryMax(by: { a, b in
+                if b == t { throw TestError.thrown(b) }
+                return a < b
+            }).eraseToAnyPublisher()
+        case .collect:
+            return p.collect().map { $0.reduce(0, +) }.eraseToAnyPublisher()
+        case .collectCount(let n):
+            return p.collect(n).map { $0.reduce(0, +) }.eraseToAnyPublisher()
+        case .contains(let v):
+            return p.contains(v).map { $0 ? 1 : 0 }.eraseToAnyPublisher()
+        case .containsWhere(let a):
+            return p.contains(where: { $0 > a }).map { $0 ? 1 : 0 }.eraseToAnyPublisher()
+        case .tryContainsWhere(let a, let t):
+            return p.tryContains(where: { v in
+                if v == t { throw TestError.thrown(v) }
+                return v > a
+            }).map { $0 ? 1 : 0 }.eraseToAnyPublisher()
+        case .allSatisfy(let b):
+            return p.allSatisfy { $0 < b }.map { $0 ? 1 : 0 }.eraseToAnyPublisher()
+        case .tryAllSatisfy(let b, let t):
+            return p.tryAllSatisfy { v in
+                if v == t { throw TestError.thrown(v) }
+                return v < b
+            }.map { $0 ? 1 : 0 }.eraseToAnyPublisher()
+        case .ignoreOutput:
+            return p.ignoreOutput().map(absurd).eraseToAnyPublisher()
+        case .replaceEmpty(let v):
+            return p.replaceEmpty(with: v).eraseToAnyPublisher()
+        case .replaceError(let v):
+            return p.replaceError(with: v).setFailureType(to: (any Error).self).eraseToAnyPublisher()
+        case .mapError:
+            return p.mapError { $0 }.eraseToAnyPublisher()
+        case .handleEvents:
+            return p.handleEvents(
+                receiveSubscription: { _ in }, receiveOutput: { _ in }, receiveCompletion: { _ in },
+                receiveCancel: {}, receiveRequest: { _ in }
+            ).eraseToAnyPublisher()
+        case .eraseToAnyPublisher:
+            return p.eraseToAnyPublisher()
+        case .receiveOnImmediate:
+            return p.receive(on: ImmediateScheduler.shared).eraseToAnyPublisher()
+        case .subscribeOnImmediate:
+            return p.subscribe(on: ImmediateScheduler.shared).eraseToAnyPublisher()
+        case .catchJust(let v):
+            return p.catch { _ in Just(v).setFailureType(to: (any Error).self) }.eraseToAnyPublisher()
+        case .retry(let n):
+            return p.retry(n).eraseToAnyPublisher()
+        case .append(let vs):
+            return p.append(vs).eraseToAnyPublisher()
+        case .prepend(let vs):
+            return p.prepend(vs).eraseToAnyPublisher()
+        case .mapKeyPath:
+            let keyPath: KeyPath<Int, Int> = \.self
+            return p.map(keyPath).eraseToAnyPublisher()
+        }
+    }
+}
+
+private func absurd(_ never: Never) -> Int {}
+
+private protocol Releasable: AnyObject {
+    func release()
+}
+
+/// A transparent publisher that logs what passes through it and what is asked of it: what the
+/// operator below it (or the source) sees from the operator above it.
+private struct Probe: Publisher {
+    typealias Output = Int
+    typealias Failure = any Error
+
+    let upstream: Pipe
+    let id: Int
+    let run: Run
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == any Error {
+        let inner = ProbeInner(downstream: subscriber, name: "P\(id)", log: run.log)
+        run.probes.append(inner)
+        upstream.subscribe(inner)
+    }
+}
+
+private final class ProbeInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, Releasable
+where Downstream.Input == Int, Downstream.Failure == any Error {
+    typealias Input = Int
+    typealias Failure = any Error
+
+    var downstream: Downstream?
+    var upstream: (any Subscription)?
+    let name: String
+    let log: EventLog
+
+    init(downstream: Downstream, name: String, log: EventLog) {
+        self.downstream = downstream
+        self.name = name
+        self.log = log
+    }
+
+    var description: String { "Probe" }
+
+    func release() {
+        downstream = nil
+        upstream = nil
+    }
+
+    func receive(subscription: any Subscription) {
+        log.add("\(name) got subscription \(String(describing: subscription))")
+        upstream = subscription
+        downstream?.receive(subscription: self)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        log.add("\(name) value \(input)")
+        let more = downstream?.receive(input) ?? .none
+        log.add("\(name) value \(input) returned \(describe(more))")
+        return more
+    }
+
+    func receive(completion: Subscribers.Completion<any Error>) {
+        log.add("\(name) completion \(describe(completion))")
+        downstream?.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        log.add("\(name) request \(describe(demand))")
+        upstream?.request(demand)
+    }
+
+    func cancel() {
+        log.add("\(name) cancel")
+        upstream?.cancel()
+    }
+}
+
+/// The subscriber at the end of the chain: it follows its plan and logs everything it sees.
+private final class Recorder: Subscriber {
+    typealias Input = Int
+    typealias Failure = any Error
+
+    let plan: SubscriberPlan
+    let log: EventLog
+    var subscription: (any Subscription)?
+    var values = 0
+
+    init(plan: SubscriberPlan, log: EventLog) {
+        self.plan = plan
+        self.log = log
+    }
+
+    func receive(subscription: any Subscription) {
+        log.add("S got subscription \(String(describing: subscription))")
+        self.subscription = subscription
+        if plan.cancelInReceiveSubscription {
+            log.add("S cancels in receive(subscription:)")
+            subscription.cancel()
+        }
+        if plan.initial != 0 {
+            log.add("S requests \(describe(demand(plan.initial))) in receive(subscription:)")
+            subscription.request(demand(plan.initial))
+        }
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        let k = values
+        values += 1
+        log.add("S value \(input)")
+        if plan.cancelAtValue == k {
+            log.add("S cancels in receive(_:)")
+            subscription?.cancel()
+        }
+        if plan.requestAtValue == k {
+            log.add("S requests \(describe(demand(plan.requestAtValueDemand))) in receive(_:)")
+            subscription?.request(demand(plan.requestAtValueDemand))
+        }
+        let more = demand(plan.demand(forValue: k))
+        log.add("S returns \(describe(more))")
+        return more
+    }
+
+    func receive(completion: Subscribers.Completion<any Error>) {
+        log.add("S completion \(describe(completion))")
+    }
+}
