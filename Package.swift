@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
         .library(name: "RippleFoundation", targets: ["RippleFoundation"]),
         .library(name: "RippleUI", targets: ["RippleUI"]),
+        // For platforms without Combine only: `import Combine` resolves to Ripple (see README, Porting).
+        .library(name: "Combine", targets: ["Combine"]),
         .executable(name: "Playground", targets: ["Playground"]),
     ],
     targets: [
@@ -24,6 +26,9 @@ let package = Package(
         // SwiftUI's data flow on a headless render tree: State, Binding, StateObject, ObservedObject,
         // Environment.
         .target(name: "RippleUI", dependencies: ["Ripple"]),
+        // A module named Combine that re-exports Ripple and RippleFoundation, so Combine code builds
+        // unchanged where Apple's Combine does not exist. Depend on it conditionally (README, Porting).
+        .target(name: "Combine", dependencies: ["Ripple", "RippleFoundation"]),
         // Tools for users' tests: a virtual-time scheduler (Foundation is fine here).
         .target(name: "RippleTesting", dependencies: ["Ripple"]),
         .executableTarget(
@@ -33,6 +38,7 @@ let package = Package(
         .testTarget(name: "RippleFoundationTests", dependencies: ["RippleFoundation", "RippleTesting"]),
         .testTarget(name: "RippleUITests", dependencies: ["RippleUI"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting"]),
+        .testTarget(name: "CombineCompatibilityTests", dependencies: ["Combine"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,7 +5,11 @@ import Foundation
 ///
 /// Use it in place of a real scheduler to test time operators (`debounce`, `throttle`, `delay`,
 /// `timeout`, `measureInterval`, `collect(.byTime…)`) and `receive(on:)` without sleeping, and to
-/// assert the exact virtual time at which each value arrives.
+/// assert the exact virtual time at which each value arrives. It is generic over the time and
+/// option types of the scheduler it stands in for: `DispatchQueue.test` is a test scheduler a
+/// model typed `AnySchedulerOf<DispatchQueue>` accepts (after `eraseToAnyScheduler()`), and
+/// `TestScheduler()` runs on a clock of its own (``VirtualTime``) for code generic over its
+/// scheduler.
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
@@ -23,79 +27,9 @@ import Foundation
 /// Actions scheduled for the same instant run in the order they were scheduled. An action that
 /// schedules another for an instant not after the target of the current `advance` runs within the
 /// same `advance`. Safe to use from several threads; actions always run on the thread that
-/// advances the clock, never under the scheduler's lock.
-public final class TestScheduler: Scheduler, @unchecked Sendable {
-    /// An instant on the virtual clock, in nanoseconds since the scheduler started.
-    public struct SchedulerTimeType: Strideable, Hashable, Comparable, Sendable, CustomStringConvertible {
-        /// Nanoseconds since the scheduler's start.
-        public var nanoseconds: Int
-
-        /// The instant `nanoseconds` after the scheduler's start.
-        public init(nanoseconds: Int) { self.nanoseconds = nanoseconds }
-
-        /// The instant `stride` after the scheduler's start (`.milliseconds(300)` reads naturally in
-        /// assertions).
-        public static func after(_ stride: Stride) -> SchedulerTimeType { SchedulerTimeType(nanoseconds: stride.magnitude) }
-        /// The instant `ms` milliseconds after the scheduler's start.
-        public static func milliseconds(_ ms: Int) -> SchedulerTimeType { .after(.milliseconds(ms)) }
-        /// The instant `s` seconds after the scheduler's start.
-        public static func seconds(_ s: Int) -> SchedulerTimeType { .after(.seconds(s)) }
-
-        public func distance(to other: SchedulerTimeType) -> Stride { Stride(nanoseconds: other.nanoseconds - nanoseconds) }
-        public func advanced(by n: Stride) -> SchedulerTimeType {
-            SchedulerTimeType(nanoseconds: nanoseconds.addingReportingOverflow(n.magnitude).partialValue)
-        }
-        public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
-
-        public var description: String { Stride(nanoseconds: nanoseconds).description }
-
-        /// A distance on the virtual clock, in nanoseconds.
-        public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
-            Hashable, Sendable, CustomStringConvertible
-        {
-            public typealias FloatLiteralType = Double
-            public typealias IntegerLiteralType = Int
-            public typealias Magnitude = Int
-
-            /// The length in nanoseconds.
-            public var magnitude: Int
-
-            /// A stride of `nanoseconds`.
-            public init(nanoseconds: Int) { magnitude = nanoseconds }
-            /// An integer literal counts seconds, as with `DispatchQueue`'s stride.
-            public init(integerLiteral value: Int) { magnitude = value * 1_000_000_000 }
-            /// A floating-point literal counts seconds.
-            public init(floatLiteral value: Double) { magnitude = Int(value * 1_000_000_000) }
-            public init?<T: BinaryInteger>(exactly source: T) {
-                guard let value = Int(exactly: source) else { return nil }
-                self.init(integerLiteral: value)
-            }
-
-            public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude + rhs.magnitude) }
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude - rhs.magnitude) }
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude * rhs.magnitude) }
-            public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
-            public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
-            public static func *= (lhs: inout Stride, rhs: Stride) { lhs.magnitude *= rhs.magnitude }
-
-            public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: s * 1_000_000_000) }
-            public static func seconds(_ s: Double) -> Stride { Stride(floatLiteral: s) }
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: ms * 1_000_000) }
-            public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: us * 1_000) }
-            public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
-
-            public var description: String {
-                if magnitude % 1_000_000_000 == 0 { return "\(magnitude / 1_000_000_000)s" }
-                if magnitude % 1_000_000 == 0 { return "\(magnitude / 1_000_000)ms" }
-                if magnitude % 1_000 == 0 { return "\(magnitude / 1_000)µs" }
-                return "\(magnitude)ns"
-            }
-        }
-    }
-
-    public typealias SchedulerOptions = Never
-
+/// advances the clock, never under the scheduler's lock. Options are accepted and ignored.
+public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     private struct Pending {
         var date: SchedulerTimeType
         var sequence: Int
@@ -113,38 +47,53 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     private let lock = NSLock()
     private var state: State
 
-    /// Creates a scheduler whose clock reads `now` (the start, zero, unless told otherwise).
-    public init(now: SchedulerTimeType = SchedulerTimeType(nanoseconds: 0)) {
+    /// The instant the clock read when the scheduler was created.
+    public let start: SchedulerTimeType
+
+    /// Creates a scheduler whose clock reads `now` until the test moves it.
+    public init(now: SchedulerTimeType) {
+        start = now
         state = State(now: now)
     }
 
+    /// The virtual clock's current instant.
     public var now: SchedulerTimeType { lock.withLock { state.now } }
 
-    public var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
+    /// Zero: the virtual clock has no tolerance.
+    public var minimumTolerance: SchedulerTimeType.Stride { .zero }
 
     /// How many actions are waiting for the clock.
     public var pendingActionCount: Int { lock.withLock { state.pending.count } }
 
-    public func schedule(options: Never?, _ action: @escaping () -> Void) {
+    /// Queues the action for the current instant: it runs at the next `advance` or `run`.
+    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         lock.withLock { _ = enqueueLocked(date: state.now, interval: nil, action: action) }
     }
 
+    /// Queues the action for `date` (tolerance is ignored).
     public func schedule(
-        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
         lock.withLock { _ = enqueueLocked(date: date, interval: nil, action: action) }
     }
 
+    /// Queues the action for `date`, then every `interval` after it, until the returned cancellable
+    /// is cancelled. The interval must be positive.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
-        options: Never?, _ action: @escaping () -> Void
+        options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        require(interval.magnitude > 0, "TestScheduler: a repeating interval must be positive (got \(interval))")
+        require(interval > .zero, "TestScheduler: a repeating interval must be positive (got \(interval))")
         let id = lock.withLock { enqueueLocked(date: date, interval: interval, action: action) }
         return AnyCancellable { [weak self] in
             guard let self else { return }
-            lock.withLock { state.pending.removeAll { $0.id == id } }
+            let removed = lock.withLock { () -> [Pending] in
+                let leaving = state.pending.filter { $0.id == id }
+                state.pending.removeAll { $0.id == id }
+                return leaving
+            }
+            _ = removed  // the action is released here, after unlocking
         }
     }
 
@@ -159,8 +108,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// Runs every action due at or before `now + stride`, in time order, moving the clock to each
     /// action's instant as it runs, and leaves the clock at `now + stride`.
-    public func advance(by stride: SchedulerTimeType.Stride = .nanoseconds(0)) {
-        require(stride.magnitude >= 0, "TestScheduler: cannot move the clock backwards (by \(stride))")
+    public func advance(by stride: SchedulerTimeType.Stride = .zero) {
+        require(stride >= .zero, "TestScheduler: cannot move the clock backwards (by \(stride))")
         advance(to: now.advanced(by: stride))
     }
 
@@ -191,7 +140,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             guard
                 let index = state.pending.indices.min(by: {
                     let a = state.pending[$0], b = state.pending[$1]
-                    return (a.date, a.sequence) < (b.date, b.sequence)
+                    return a.date < b.date || (a.date == b.date && a.sequence < b.sequence)
                 })
             else { return nil }
             let item = state.pending[index]
@@ -211,5 +160,33 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 }
 
-extension TestScheduler.SchedulerTimeType: Codable {}
-extension TestScheduler.SchedulerTimeType.Stride: Codable {}
+/// The test scheduler that stands in for `S`: `TestSchedulerOf<DispatchQueue>` is what
+/// `DispatchQueue.test` returns.
+public typealias TestSchedulerOf<S: Scheduler> = TestScheduler<S.SchedulerTimeType, S.SchedulerOptions>
+
+extension TestScheduler where SchedulerTimeType == VirtualTime, SchedulerOptions == Never {
+    /// A test scheduler on a clock of its own, starting at zero: `scheduler.now == .milliseconds(400)`
+    /// after `advance(by: .milliseconds(400))`.
+    public convenience init() {
+        self.init(now: VirtualTime(nanoseconds: 0))
+    }
+}
+
+#if canImport(Dispatch)
+import Dispatch
+
+extension DispatchQueue {
+    /// A virtual-time scheduler with a dispatch queue's time and option types, its clock starting
+    /// at an arbitrary instant (`start`): inject `DispatchQueue.test.eraseToAnyScheduler()` where an
+    /// `AnySchedulerOf<DispatchQueue>` is expected.
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test
+    /// let model = FeedModel(scheduler: scheduler.eraseToAnyScheduler())
+    /// scheduler.advance(by: .seconds(1))
+    /// ```
+    public static var test: TestSchedulerOf<DispatchQueue> {
+        TestSchedulerOf<DispatchQueue>(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+    }
+}
+#endif

@@ -1,6 +1,8 @@
 // A sample of testing your own model the way a user would, written only against RippleTesting's
 // public API (which re-exports Ripple): values emitted, will-change counts, debounce on virtual
-// time, which properties a view of the model reads, and release on cancel.
+// time, a model that takes an `AnySchedulerOf<DispatchQueue>` tested on virtual time, marble
+// diagrams, which properties a view of the model reads, and release on cancel.
+import Dispatch
 import RippleTesting
 import Testing
 
@@ -90,5 +92,90 @@ final class SearchModel: ObservableObject {
         }
         scheduler.run()  // let the pending debounce fire into nothing
         #expect(lifetimes.alive.isEmpty)
+    }
+}
+
+/// A model layer that is not generic: it takes any scheduler that can stand in for a dispatch
+/// queue — the main queue in the app, `DispatchQueue.test` in tests.
+final class FeedModel: ObservableObject {
+    @Published private(set) var status = "idle"
+    private let scheduler: AnySchedulerOf<DispatchQueue>
+    private var cancellables = Set<AnyCancellable>()
+
+    init(scheduler: AnySchedulerOf<DispatchQueue> = .main) {
+        self.scheduler = scheduler
+    }
+
+    /// Shows "loading", then the feed's answer; gives up after two seconds.
+    func refresh(from feed: some Publisher<String, Never>) {
+        status = "loading"
+        feed
+            .timeout(.seconds(2), scheduler: scheduler)
+            .replaceEmpty(with: "timed out")
+            .receive(on: scheduler)
+            .sink { [weak self] in self?.status = $0 }
+            .store(in: &cancellables)
+    }
+}
+
+@Suite struct SchedulerInjectionSampleTests {
+    @Test func aModelTypedForDispatchQueueRunsOnVirtualTime() {
+        let scheduler = DispatchQueue.test
+        let model = FeedModel(scheduler: scheduler.eraseToAnyScheduler())
+        let feed = PassthroughSubject<String, Never>()
+        let status = model.$status.record()
+
+        model.refresh(from: feed)
+        scheduler.advance(by: .seconds(1))
+        feed.send("3 new posts")
+        #expect(status.values == ["idle", "loading"])  // delivered on the scheduler: not yet
+        scheduler.advance()
+        #expect(status.values == ["idle", "loading", "3 new posts"])
+    }
+
+    @Test func theTimeoutFiresAfterTwoVirtualSeconds() {
+        let scheduler = DispatchQueue.test
+        let model = FeedModel(scheduler: scheduler.eraseToAnyScheduler())
+        let status = model.$status.record(on: scheduler)
+
+        model.refresh(from: PassthroughSubject<String, Never>())
+        scheduler.advance(by: .seconds(5))
+        // One frame a second: "idle" at 0 (i), "loading" at 0 (l), "timed out" at 2 s (t).
+        let labels: [Character: String] = ["i": "idle", "l": "loading", "t": "timed out"]
+        #expect(status.compare(toMarbles: "(il)-t", frame: .seconds(1), values: labels).matches)
+    }
+
+    @Test func anImmediateSchedulerRunsEveryTimerAtOnce() {
+        // `.immediate` suits code where time does not matter. Here it does: the two-second timeout
+        // is scheduled when the feed is subscribed, before its value, and runs at once — as it
+        // would with Combine's own immediate scheduler.
+        let model = FeedModel(scheduler: .immediate)
+        model.refresh(from: Just("2 new posts"))
+        #expect(model.status == "timed out")
+    }
+
+    @Test func aWrongTimelineFailsWithBothMarbleDiagrams() {
+        let scheduler = DispatchQueue.test
+        let model = FeedModel(scheduler: scheduler.eraseToAnyScheduler())
+        let status = model.$status.record(on: scheduler)
+        let feed = PassthroughSubject<String, Never>()
+        let labels: [Character: String] = ["i": "idle", "l": "loading", "t": "timed out", "n": "1 new post"]
+
+        model.refresh(from: feed)
+        scheduler.advance(by: .seconds(3))
+        feed.send("1 new post")  // too late: the timeout has already answered
+        scheduler.advance(by: .seconds(1))
+
+        // The test expected the post to arrive at 3 s; the message a failing expectation shows:
+        let comparison = status.compare(toMarbles: "(il)--n", frame: .seconds(1), values: labels)
+        #expect(!comparison.matches)
+        #expect(
+            comparison.description == """
+                expected: (il)--n
+                actual:   (il)-t
+                               ^ frame 2
+                """)
+        // In a test, `status.expectMarbles("(il)--n", frame: .seconds(1), values: labels)` records
+        // that message as the test's failure.
     }
 }

@@ -43,7 +43,7 @@ import Testing
 
     @Test func repeatingActionsAndCancellation() {
         let scheduler = TestScheduler()
-        let ticks = Locked<[TestScheduler.SchedulerTimeType]>([])
+        let ticks = Locked<[VirtualTime]>([])
         let timer = scheduler.schedule(after: .milliseconds(10), interval: .milliseconds(10)) {
             ticks.withLock { $0.append(scheduler.now) }
         }
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func strideConversions() {
-        typealias Stride = TestScheduler.SchedulerTimeType.Stride
+        typealias Stride = VirtualTime.Stride
         #expect(Stride.seconds(1) == .milliseconds(1_000))
         #expect(Stride.seconds(0.5) == .microseconds(500_000))
         #expect(Stride.nanoseconds(7).magnitude == 7)
@@ -117,9 +117,14 @@ import Testing
         let timer = queue.schedule(after: queue.now, interval: .milliseconds(5)) { ticks.withLock { $0 += 1 } }
         #expect(await eventually { ticks.current >= 2 })
         timer.cancel()
+        queue.sync {}  // a tick already handed to the queue has run
         let stopped = ticks.current
-        try? await Task.sleep(nanoseconds: 50_000_000)
-        #expect(ticks.current <= stopped + 1)
+        // Proof of the negative: a sentinel due six intervals later runs on the same serial queue;
+        // by then an uncancelled timer would have ticked again.
+        let sentinel = Locked(false)
+        queue.asyncAfter(deadline: .now() + .milliseconds(30)) { sentinel.withLock { $0 = true } }
+        #expect(await eventually { sentinel.current })
+        #expect(ticks.current == stopped)
     }
 }
 

@@ -3,12 +3,12 @@ import RippleTesting
 
 /// Records what a subscriber receives together with the virtual time it arrived at.
 final class TimedRecorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
-    private let scheduler: TestScheduler
-    private let log = Locked<[(TestScheduler.SchedulerTimeType, Event<Input>)]>([])
+    private let scheduler: TestScheduler<VirtualTime, Never>
+    private let log = Locked<[(VirtualTime, Event<Input>)]>([])
     private let subscription = Locked<(any Subscription)?>(nil)
     private let initialDemand: Subscribers.Demand?
 
-    init(_ scheduler: TestScheduler, demand: Subscribers.Demand? = .unlimited) {
+    init(_ scheduler: TestScheduler<VirtualTime, Never>, demand: Subscribers.Demand? = .unlimited) {
         self.scheduler = scheduler
         initialDemand = demand
     }
