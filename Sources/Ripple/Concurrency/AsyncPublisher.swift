@@ -1,8 +1,11 @@
 /// A publisher's elements as an `AsyncSequence` that never throws.
 ///
 /// Each call to `next()` requests exactly one element (`.max(1)`), so a slow `for await` loop
-/// applies back-pressure. Cancelling the task that iterates cancels the subscription and ends the
-/// loop (`next()` returns `nil`).
+/// applies back-pressure. The iterator owns the subscription: leaving the loop (`break`, `return`,
+/// a thrown error) or dropping the iterator cancels it, and so does cancelling the iterating task
+/// (`next()` then returns `nil`). Several tasks may await `next()` on one iterator at once: each
+/// call requests one element, the elements go to the waiting calls in the order they were made,
+/// and the completion resumes every call still waiting.
 ///
 /// ```swift
 /// for await value in [1, 2, 3].publisher.values {
@@ -10,8 +13,19 @@
 /// }
 /// // Prints "1", "2", "3"
 /// ```
+///
+/// There is no buffer: a publisher that pushes (a subject, `$property`) while no `next()` is
+/// waiting — the loop body is still running — finds no demand, and the value is dropped, as in
+/// Combine. Put ``Publisher/buffer(size:prefetch:whenFull:)`` in front to keep such values:
+///
+/// ```swift
+/// let subject = PassthroughSubject<Int, Never>()
+/// let values = subject.buffer(size: 100, prefetch: .byRequest, whenFull: .dropOldest).values
+/// ```
 public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
+    /// The type of element this sequence produces: the publisher's output.
     public typealias Element = P.Output
+    /// The error this sequence throws: none.
     public typealias Failure = Never
 
     private let publisher: P
@@ -21,33 +35,58 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
         self.publisher = publisher
     }
 
+    /// Subscribes to the publisher and returns the iterator that owns the subscription.
     public func makeAsyncIterator() -> Iterator {
-        let inner = AsyncBridge<P.Output, Never>()
-        publisher.subscribe(inner)
-        return Iterator(inner: inner)
+        let bridge = AsyncBridge<P.Output, Never>()
+        publisher.subscribe(bridge)
+        return Iterator(owner: AsyncBridgeOwner(bridge))
     }
 
-    /// The iterator that requests one element at a time.
+    /// The iterator that requests one element at a time; the last copy to go cancels the
+    /// subscription.
     public struct Iterator: AsyncIteratorProtocol {
-        fileprivate let inner: AsyncBridge<P.Output, Never>
+        /// The type of element this iterator produces.
+        public typealias Element = P.Output
+
+        fileprivate let owner: AsyncBridgeOwner<P.Output, Never>
 
         /// Produces the next element, or `nil` once the publisher finished or the task was cancelled.
         public mutating func next() async -> P.Output? {
-            await inner.next().get()
+            await owner.bridge.next().get()
         }
 
+        /// Produces the next element, or `nil` once the publisher finished or the task was cancelled.
         public mutating func next(isolation actor: isolated (any Actor)?) async -> P.Output? {
-            await inner.next().get()
+            await owner.bridge.next().get()
         }
     }
 }
 
+extension AsyncPublisher: Sendable where P: Sendable {}
+extension AsyncPublisher.Iterator: Sendable where P.Output: Sendable {}
+
 /// A publisher's elements as an `AsyncSequence` that throws the publisher's failure.
 ///
-/// Each call to `next()` requests exactly one element; cancelling the iterating task cancels the
-/// subscription and ends the loop.
+/// Each call to `next()` requests exactly one element. The iterator owns the subscription: leaving
+/// the loop or dropping the iterator cancels it, as does cancelling the iterating task. Concurrent
+/// `next()` calls are each resumed; a failure is thrown by the first call waiting (or the next call
+/// made), the others get `nil`. Values pushed while no call is waiting are dropped, as with
+/// ``AsyncPublisher``: put ``Publisher/buffer(size:prefetch:whenFull:)`` in front to keep them.
+///
+/// ```swift
+/// struct Oops: Error {}
+/// let failing = [1, 2].publisher.setFailureType(to: Oops.self).append(Fail(error: Oops()))
+/// do {
+///     for try await value in failing.values { print(value) }
+/// } catch {
+///     print("failed")
+/// }
+/// // Prints "1", "2", "failed"
+/// ```
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
+    /// The type of element this sequence produces: the publisher's output.
     public typealias Element = P.Output
+    /// The error this sequence throws: any error (the publisher's failure).
     public typealias Failure = any Error
 
     private let publisher: P
@@ -58,30 +97,43 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         self.publisher = publisher
     }
 
+    /// Subscribes to the publisher and returns the iterator that owns the subscription.
     public func makeAsyncIterator() -> Iterator {
-        let inner = AsyncBridge<P.Output, P.Failure>()
-        publisher.subscribe(inner)
-        return Iterator(inner: inner)
+        let bridge = AsyncBridge<P.Output, P.Failure>()
+        publisher.subscribe(bridge)
+        return Iterator(owner: AsyncBridgeOwner(bridge))
     }
 
-    /// The iterator that requests one element at a time.
+    /// The iterator that requests one element at a time; the last copy to go cancels the
+    /// subscription.
     public struct Iterator: AsyncIteratorProtocol {
-        fileprivate let inner: AsyncBridge<P.Output, P.Failure>
+        /// The type of element this iterator produces.
+        public typealias Element = P.Output
+
+        fileprivate let owner: AsyncBridgeOwner<P.Output, P.Failure>
 
         /// Produces the next element, `nil` once the publisher finished or the task was cancelled, or
         /// throws the publisher's failure.
         public mutating func next() async throws -> P.Output? {
-            try await inner.next().get()
+            try await owner.bridge.next().get()
         }
 
+        /// Produces the next element, `nil` once the publisher finished or the task was cancelled, or
+        /// throws the publisher's failure.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> P.Output? {
-            try await inner.next().get()
+            try await owner.bridge.next().get()
         }
     }
 }
 
+extension AsyncThrowingPublisher: Sendable where P: Sendable {}
+extension AsyncThrowingPublisher.Iterator: Sendable where P.Output: Sendable {}
+
 extension Publisher where Failure == Never {
     /// The elements produced by the publisher, as an asynchronous sequence.
+    ///
+    /// Leaving the `for await` loop cancels the subscription. Values the publisher pushes while the
+    /// loop body runs are dropped; see ``AsyncPublisher`` for the `buffer` that keeps them.
     public var values: AsyncPublisher<Self> {
         AsyncPublisher(self)
     }
@@ -89,109 +141,23 @@ extension Publisher where Failure == Never {
 
 extension Publisher {
     /// The elements produced by the publisher, as a throwing asynchronous sequence.
+    ///
+    /// Leaving the `for try await` loop cancels the subscription. Values the publisher pushes while
+    /// the loop body runs are dropped; see ``AsyncThrowingPublisher``.
     public var values: AsyncThrowingPublisher<Self> {
         AsyncThrowingPublisher(self)
     }
 }
 
-/// The subscriber behind both async sequences: one outstanding request, one waiting continuation.
-final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
-    typealias Element = Result<Input?, Failure>
+/// Held by every copy of an iterator: when the last copy goes, the subscription is cancelled.
+final class AsyncBridgeOwner<Input, Failure: Error>: @unchecked Sendable {
+    let bridge: AsyncBridge<Input, Failure>
 
-    private struct State {
-        var status = UpstreamStatus.awaitingSubscription
-        /// The `next()` call waiting for an element.
-        var waiter: UnsafeContinuation<Element, Never>?
-        /// Requests made before the subscription arrived.
-        var pendingDemand = Subscribers.Demand.none
-        /// The completion to report once no waiter is pending (`nil` result means finished).
-        var terminal: Element?
+    init(_ bridge: AsyncBridge<Input, Failure>) {
+        self.bridge = bridge
     }
 
-    private let lock = Lock()
-    private var state = State()
-
-    func receive(subscription: any Subscription) {
-        lock.lock()
-        guard state.status.accept(subscription) else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        let demand = state.pendingDemand
-        state.pendingDemand = .none
-        lock.unlock()
-        if demand > 0 {
-            subscription.request(demand)
-        }
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        let waiter = state.waiter
-        state.waiter = nil
-        lock.unlock()
-        // Values beyond the single request are a publisher bug; they are dropped.
-        nonisolated(unsafe) let element = Element.success(input)
-        waiter?.resume(returning: element)
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-        let element: Element
-        switch completion {
-        case .finished: element = .success(nil)
-        case .failure(let error): element = .failure(error)
-        }
-        finish(with: element, cancelUpstream: false)
-    }
-
-    func cancel() {
-        finish(with: .success(nil), cancelUpstream: true)
-    }
-
-    private func finish(with element: Element, cancelUpstream: Bool) {
-        lock.lock()
-        guard state.status.isTerminal else {
-            let subscription = state.status.terminate()
-            let waiter = state.waiter
-            state.waiter = nil
-            if waiter == nil { state.terminal = element }
-            lock.unlock()
-            if cancelUpstream {
-                subscription?.cancel()
-            }
-            nonisolated(unsafe) let element = element
-            waiter?.resume(returning: element)
-            return
-        }
-        lock.unlock()
-    }
-
-    /// Requests one element and waits for it (or for the end of the stream).
-    func next() async -> Element {
-        await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<Element, Never>) in
-                lock.lock()
-                if state.status.isTerminal {
-                    // Report the completion once; after that the sequence just ends.
-                    let element = state.terminal ?? .success(nil)
-                    state.terminal = .success(nil)
-                    lock.unlock()
-                    nonisolated(unsafe) let sendable = element
-                    continuation.resume(returning: sendable)
-                    return
-                }
-                state.waiter = continuation
-                let subscription = state.status.subscription
-                if subscription == nil {
-                    state.pendingDemand += 1
-                }
-                lock.unlock()
-                subscription?.request(.max(1))
-            }
-        } onCancel: {
-            self.cancel()
-        }
+    deinit {
+        bridge.cancel()
     }
 }
