@@ -5,6 +5,12 @@
 /// publisher in turn is subscribed only after the previous one completed, and is asked at once for
 /// the demand not yet met. Every child carries a generation number so that a late event from a
 /// replaced child is ignored.
+///
+/// Stack safety (rule T6): a child that completes synchronously inside `subscribe` (a `Fail`, a
+/// `Just`, any synchronous publisher) does not subscribe the next one from inside its own stack
+/// frame. The thread that is already subscribing a child runs the next step in a loop once the
+/// current `subscribe` returns, so `retry(1_000_000)` over a failing publisher, or a long run of
+/// synchronous suffixes, uses constant stack depth.
 final class SequentialSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
     /// What to do when the current child completes.
     enum Next {
@@ -20,6 +26,15 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         var demand = Subscribers.Demand.none
         var current: (any Subscription)?
         var generation = 0
+        /// The thread running ``runSteps(_:)``'s loop (0 when none): a step reached from inside
+        /// it on that thread is handed to the loop instead of running nested.
+        var steppingThread: UInt = 0
+        /// The step handed to the loop, run once the current one returns.
+        var queuedStep: (() -> Void)?
+        /// Suffixes of concatenations spliced into this run (see ``ConcatenationSplicing``), the
+        /// next one last: each attaches its publisher. A finished child is followed by the last
+        /// one; a failure discards them all.
+        var suffixes: [() -> Void] = []
     }
 
     private let lock = Lock()
@@ -39,7 +54,39 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     ) where P.Output == Downstream.Input {
         let downstream = lock.withLock { state.downstream }
         downstream?.receive(subscription: self)
-        attach(publisher, onCompletion: onCompletion)
+        runSteps { self.attach(publisher, onCompletion: onCompletion) }
+    }
+
+    /// Runs `step`, then every step queued while it ran on this thread, one after another.
+    ///
+    /// A step reached on the thread that is already running the loop (a synchronous completion
+    /// inside `subscribe`) is queued and the call returns at once, unwinding the stack. A step
+    /// reached on another thread runs there directly: it cannot deepen this thread's stack.
+    private func runSteps(_ step: @escaping () -> Void) {
+        let thread = currentThreadID()
+        lock.lock()
+        if state.steppingThread == thread {
+            state.queuedStep = step
+            lock.unlock()
+            return
+        }
+        let outermost = state.steppingThread == 0
+        if outermost { state.steppingThread = thread }
+        lock.unlock()
+        guard outermost else {
+            // Another thread is looping; this one runs its own step (no nesting on its stack).
+            step()
+            return
+        }
+        var next: (() -> Void)? = step
+        while let current = next {
+            current()
+            lock.lock()
+            next = state.queuedStep
+            state.queuedStep = nil
+            if next == nil { state.steppingThread = 0 }
+            lock.unlock()
+        }
     }
 
     /// Subscribes `publisher` as the next child.
@@ -75,12 +122,18 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         lock.lock()
         let current = state.current
         let released = state.downstream
+        let queued = state.queuedStep
+        let suffixes = state.suffixes
         state.current = nil
         state.downstream = nil
+        state.queuedStep = nil
+        state.suffixes = []
         state.generation += 1
         lock.unlock()
         current?.cancel()
         _ = released
+        _ = queued
+        _ = suffixes
     }
 
     // MARK: Children
@@ -117,12 +170,38 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         return more
     }
 
-    /// Retires the child; returns `true` if it was current (and so decides what comes next).
-    private func childCompleted(generation: Int) -> Bool {
+    /// What follows a child's completion.
+    private enum AfterChild {
+        /// The child was replaced or the run is over: ignore the completion.
+        case stale
+        /// A spliced suffix is next: run it.
+        case suffix(() -> Void)
+        /// The child's own completion handler decides (any spliced suffixes were dropped; they are
+        /// handed back to be released after unlocking).
+        case handler(dropped: [() -> Void])
+    }
+
+    /// Retires the child if it was current and says what comes next.
+    private func childCompleted(generation: Int, finished: Bool) -> AfterChild {
         lock.withLock {
-            guard state.downstream != nil, generation == state.generation else { return false }
+            guard state.downstream != nil, generation == state.generation else { return .stale }
             state.generation += 1
             state.current = nil
+            if finished, let next = state.suffixes.popLast() {
+                return .suffix(next)
+            }
+            let dropped = state.suffixes
+            state.suffixes = []
+            return .handler(dropped: dropped)
+        }
+    }
+
+    /// Pushes `suffix` to follow the current child if a child of `generation` is current and not
+    /// yet subscribed; `false` otherwise.
+    private func pushSuffix(_ suffix: @escaping () -> Void, generation: Int) -> Bool {
+        lock.withLock {
+            guard state.downstream != nil, generation == state.generation, state.current == nil else { return false }
+            state.suffixes.append(suffix)
             return true
         }
     }
@@ -136,7 +215,9 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         downstream?.receive(completion: completion)
     }
 
-    private final class Child<ChildFailure: Error>: Subscriber, CustomStringConvertible {
+    private final class Child<ChildFailure: Error>: Subscriber, CustomStringConvertible,
+        ConcatenationSplicing
+    {
         typealias Input = Downstream.Input
         typealias Failure = ChildFailure
 
@@ -160,14 +241,54 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
             parent.childReceive(input, generation: generation)
         }
 
+        func splice<Prefix: Publisher, Suffix: Publisher>(prefix: Prefix, suffix: Suffix) -> Bool
+        where
+            Prefix.Output == Input, Prefix.Failure == ChildFailure, Suffix.Output == Input,
+            Suffix.Failure == ChildFailure
+        {
+            // Both parts share this child's completion handler; the suffix waits on the stack, so
+            // nesting builds no chain of closures (whose release would recurse).
+            let parent = self.parent
+            let onCompletion = self.onCompletion
+            guard parent.pushSuffix({ parent.attach(suffix, onCompletion: onCompletion) }, generation: generation)
+            else { return false }
+            parent.runSteps { parent.attach(prefix, onCompletion: onCompletion) }
+            return true
+        }
+
         func receive(completion: Subscribers.Completion<ChildFailure>) {
-            guard parent.childCompleted(generation: generation) else { return }
+            let finished: Bool
+            if case .finished = completion { finished = true } else { finished = false }
+            switch parent.childCompleted(generation: generation, finished: finished) {
+            case .stale:
+                return
+            case .suffix(let next):
+                parent.runSteps(next)
+                return
+            case .handler(let dropped):
+                _ = dropped
+            }
             switch onCompletion(completion) {
             case .complete(let completion):
                 parent.finish(completion)
             case .continue(let next):
-                next()
+                parent.runSteps(next)
             }
         }
     }
+}
+
+/// A subscriber that can take a concatenation's two parts as its own next steps.
+///
+/// A ``Publishers/Concatenate`` subscribed by a step of another sequential subscription (an outer
+/// concatenation, catch, retry) splices its prefix and suffix into that subscription instead of
+/// nesting a subscription of its own, so a long chain of concatenations — however it is nested,
+/// through `AnyPublisher` too — delivers through one level and subscribes each part from one loop.
+/// Nothing observable changes: the outer subscription is what the downstream sees either way, and
+/// demand and cancellation pass through it as they would through the nested one.
+protocol ConcatenationSplicing<Input, Failure>: Subscriber {
+    /// Takes `prefix` then `suffix` as this subscriber's next steps; `false` if it cannot (it was
+    /// already subscribed or is done), and the caller subscribes normally.
+    func splice<Prefix: Publisher, Suffix: Publisher>(prefix: Prefix, suffix: Suffix) -> Bool
+    where Prefix.Output == Input, Prefix.Failure == Failure, Suffix.Output == Input, Suffix.Failure == Failure
 }

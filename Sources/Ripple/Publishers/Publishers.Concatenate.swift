@@ -3,6 +3,10 @@ extension Publishers {
     ///
     /// The suffix is subscribed only after the prefix finishes, and is asked at once for whatever
     /// demand the prefix left unmet (rule 28). A prefix failure fails the whole stream.
+    ///
+    /// Subscribing the next part never deepens the stack: a part that completes inside `subscribe`
+    /// is followed from a loop, and a concatenation nested in another (or in `catch`/`retry`) joins
+    /// the outer one's run instead of nesting, so chains of any length are safe.
     public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
     where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
         public typealias Output = Suffix.Output
@@ -20,6 +24,11 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            if let outer = subscriber as? any ConcatenationSplicing<Output, Failure>,
+                outer.splice(prefix: prefix, suffix: suffix)
+            {
+                return
+            }
             let sequential = SequentialSubscription(downstream: subscriber, name: "Concatenate")
             let suffix = self.suffix
             sequential.start(with: prefix) { [unowned sequential] completion in
