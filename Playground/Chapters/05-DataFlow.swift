@@ -135,30 +135,50 @@ private struct PeachView: View {
     var body: some View { Text("Peaches: \(basket.peaches)") }
 }
 
+/// The same basket as an `Observable` model (property-level tracking, hand-written).
+private final class TrackedBasket: Observable, @unchecked Sendable {
+    private let registrar = TrackingRegistrar()
+    private var storedApples = 0
+    private var storedPeaches = 0
+
+    var apples: Int {
+        get { registrar.access(self, keyPath: \.apples); return storedApples }
+        set { registrar.withMutation(of: self, keyPath: \.apples) { storedApples = newValue } }
+    }
+
+    var peaches: Int {
+        get { registrar.access(self, keyPath: \.peaches); return storedPeaches }
+        set { registrar.withMutation(of: self, keyPath: \.peaches) { storedPeaches = newValue } }
+    }
+}
+
 private struct BindableAppleView: View {
-    @Bindable var basket: Basket
+    @Bindable var basket: TrackedBasket
     var body: some View { Text("Apples: \(basket.apples)") }
 }
 
 private struct BindablePeachView: View {
-    @Bindable var basket: Basket
+    @Bindable var basket: TrackedBasket
     var body: some View { Text("Peaches: \(basket.peaches)") }
 }
 
 struct ViewsPushPullChapter: Chapter {
     let title = "Apples and peaches in views (seed 000)"
     let summary = """
-        Two views read one basket. Held as @ObservedObject they re-run on any change of the object
-        (push); held as @Bindable, a body re-runs only when a property it read changes (pull).
+        Two views read a basket. An ObservableObject held as @ObservedObject re-runs them on any
+        change of the object (push); an Observable model (here held as @Bindable) re-runs a body only
+        when a property it read changes (pull).
         """
 
     @MainActor func run() async {
         let basket = Basket()
         let push = RenderTree(VStack { AppleView(basket: basket); PeachView(basket: basket) })
-        let pull = RenderTree(VStack { BindableAppleView(basket: basket); BindablePeachView(basket: basket) })
+        let tracked = TrackedBasket()
+        let pull = RenderTree(VStack { BindableAppleView(basket: tracked); BindablePeachView(basket: tracked) })
         push.clearLog()
         pull.clearLog()
         basket.peaches += 1
+        tracked.peaches += 1
         push.flush()
         pull.flush()
         show("peaches += 1 with @ObservedObject:")

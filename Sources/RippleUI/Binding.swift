@@ -94,33 +94,6 @@ extension Equatable {
     }
 }
 
-/// A property wrapper type that supports creating bindings to the mutable properties of
-/// observable objects (`Bindable(model).apples`, `$model.apples` for `@Bindable var model`).
-///
-/// Reading through it is a tracked read: a body that reads `model.apples` re-runs only when
-/// `apples` changes (property level), unlike `@ObservedObject`, which re-runs on any change of
-/// the object.
-@propertyWrapper
-@dynamicMemberLookup
-public struct Bindable<Value: AnyObject> {
-    /// The wrapped object.
-    public var wrappedValue: Value
-
-    /// The bindable wrapper for the object that creates bindings to its properties using dynamic
-    /// member lookup.
-    public var projectedValue: Bindable<Value> { self }
-
-    /// Creates a bindable wrapper for `wrappedValue`.
-    public init(wrappedValue: Value) { self.wrappedValue = wrappedValue }
-    /// Creates a bindable wrapper for an object, to make bindings to its properties.
-    public init(_ wrappedValue: Value) { self.wrappedValue = wrappedValue }
-
-    /// A binding to the property at `keyPath` of the object.
-    public subscript<Subject>(dynamicMember keyPath: ReferenceWritableKeyPath<Value, Subject>) -> Binding<Subject> {
-        objectBinding(wrappedValue, keyPath)
-    }
-}
-
 /// A binding to `object[keyPath:]` that skips writes of an equal value.
 func objectBinding<Object: AnyObject, Subject>(
     _ object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Subject>

@@ -285,22 +285,33 @@ final class EnvironmentLink: @unchecked Sendable {
 /// A property wrapper that reads a value from a view's environment.
 ///
 /// The body re-runs when an ancestor changes the value it reads (compared with `==` for
-/// `Equatable` values).
+/// `Equatable` values, by identity for objects, field by field or bit by bit otherwise: a value an
+/// ancestor sets again unchanged does not re-run its readers).
 @propertyWrapper
 public struct Environment<Value>: DynamicProperty, NodeInstallable {
-    private let keyPath: KeyPath<EnvironmentValues, Value>
+    /// Reads the value from the environment (`wrappedValue`).
+    let read: (EnvironmentValues) -> Value
+    /// What the view depends on: compared between evaluations to decide whether the body re-runs.
+    let dependency: (EnvironmentValues) -> Any
     private let link = EnvironmentLink()
 
     /// Creates an environment property to read the specified key path.
-    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) { self.keyPath = keyPath }
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) {
+        read = { $0[keyPath: keyPath] }
+        dependency = { $0[keyPath: keyPath] }
+    }
+
+    init(read: @escaping (EnvironmentValues) -> Value, dependency: @escaping (EnvironmentValues) -> Any) {
+        self.read = read
+        self.dependency = dependency
+    }
 
     /// The current value of the environment property.
-    public var wrappedValue: Value { (link.current ?? EnvironmentValues())[keyPath: keyPath] }
+    public var wrappedValue: Value { read(link.current ?? EnvironmentValues()) }
 
     func install(on node: _NodeHandle, slot: Int, label: String) {
         link.current = node.environment
-        let keyPath = self.keyPath
-        node.readsEnvironment(label: label) { $0[keyPath: keyPath] }
+        node.readsEnvironment(label: label, read: dependency)
     }
 }
 

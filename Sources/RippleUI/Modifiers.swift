@@ -75,6 +75,10 @@ public struct _OnChange<Content: View, Value: Equatable>: _PrimitiveView {
 }
 
 /// `.onReceive(_:perform:)`: subscribed while the node is in the tree.
+///
+/// As in SwiftUI, each value runs the action of the newest evaluation, and a publisher that differs
+/// from the previous one (compared as the render tree compares view inputs: `==`, the same object,
+/// the same bits) is subscribed in place of the old one.
 public struct _OnReceive<Content: View, P: Publisher>: _PrimitiveView where P.Failure == Never {
     let content: Content
     let publisher: P
@@ -83,8 +87,68 @@ public struct _OnReceive<Content: View, P: Publisher>: _PrimitiveView where P.Fa
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
 
     public func _update(node: _NodeHandle, previous: _OnReceive?) {
-        guard previous == nil else { return }
-        let action = self.action
-        node.modifierState = publisher.sink { action($0) }
+        if let previous, let receiver = node.modifierState as? OnReceiveState<P.Output> {
+            receiver.setAction(action)
+            guard !sameValue(previous.publisher, publisher) else { return }
+            receiver.subscribe(to: publisher)
+            return
+        }
+        (node.modifierState as? any Cancellable)?.cancel()
+        let receiver = OnReceiveState<P.Output>(action: action)
+        node.modifierState = receiver
+        receiver.subscribe(to: publisher)
+    }
+}
+
+/// What an `onReceive` keeps in its node: the newest action and the current subscription.
+final class OnReceiveState<Output>: Cancellable, @unchecked Sendable {
+    private struct State {
+        var action: ((Output) -> Void)?
+        var subscription: AnyCancellable?
+    }
+
+    private let lock = NSLock()
+    private var state: State
+
+    init(action: @escaping (Output) -> Void) {
+        state = State(action: action)
+    }
+
+    func setAction(_ action: @escaping (Output) -> Void) {
+        let old = lock.withLock { () -> ((Output) -> Void)? in
+            guard state.action != nil else { return nil }
+            defer { state.action = action }
+            return state.action
+        }
+        _ = old
+    }
+
+    /// Subscribes to `publisher` in place of the current subscription.
+    func subscribe<P: Publisher>(to publisher: P) where P.Output == Output, P.Failure == Never {
+        let old = lock.withLock { () -> AnyCancellable? in
+            defer { state.subscription = nil }
+            return state.subscription
+        }
+        old?.cancel()
+        let subscription = publisher.sink { [weak self] value in
+            guard let self, let action = self.lock.withLock({ self.state.action }) else { return }
+            action(value)
+        }
+        let replaced = lock.withLock { () -> AnyCancellable? in
+            guard state.action != nil else { return subscription }  // cancelled meanwhile
+            defer { state.subscription = subscription }
+            return state.subscription
+        }
+        replaced?.cancel()
+    }
+
+    /// Stops receiving: nothing runs after this returns.
+    func cancel() {
+        let (action, subscription) = lock.withLock { () -> (((Output) -> Void)?, AnyCancellable?) in
+            defer { state = State() }
+            return (state.action, state.subscription)
+        }
+        subscription?.cancel()
+        _ = action
     }
 }

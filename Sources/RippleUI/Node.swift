@@ -18,6 +18,9 @@ public final class _NodeHandle: @unchecked Sendable {
     /// siblings in the order they were inserted).
     let order: Int
     let isPrimitive: Bool
+    /// Where a composite view's dynamic properties are and how its values compare (`nil` for
+    /// primitive views: they are updated every time their parent is).
+    let layout: ValueLayout?
     var children: [_NodeHandle] = []
     var environment: EnvironmentValues
     var attached = true
@@ -48,6 +51,7 @@ public final class _NodeHandle: @unchecked Sendable {
         depth = (parent?.depth ?? -1) + 1
         order = tree.nextNodeOrder()
         isPrimitive = view is any _PrimitiveView
+        layout = isPrimitive ? nil : ValueLayout.of(type(of: view))
     }
 
     // MARK: Storage
@@ -65,14 +69,35 @@ public final class _NodeHandle: @unchecked Sendable {
         lock.withLock { names[ObjectIdentifier(object)] = label }
     }
 
-    /// Connects the view's fields to this node (state, objects, environment). Reflection, once per
-    /// evaluation of a composite view.
+    /// Connects the view's dynamic properties to this node (state, objects, environment): the
+    /// fields the view type's layout lists, read in place (no reflection per evaluation).
     func installDynamicProperties() {
-        guard !isPrimitive else { return }
-        for (index, child) in Mirror(reflecting: view).children.enumerated() {
-            guard let property = child.value as? any NodeInstallable else { continue }
-            property.install(on: self, slot: index, label: child.label ?? "_\(index)")
+        guard let layout, !layout.installables.isEmpty else { return }
+        func install<V: View>(_ view: V) {
+            withUnsafePointer(to: view) { base in
+                let base = UnsafeRawPointer(base)
+                for field in layout.installables {
+                    installField(field.type, at: base + field.offset, slot: field.slot, label: field.label)
+                }
+            }
         }
+        install(view)
+    }
+
+    private func installField<F: NodeInstallable>(_: F.Type, at address: UnsafeRawPointer, slot: Int, label: String) {
+        address.assumingMemoryBound(to: F.self).pointee.install(on: self, slot: slot, label: label)
+    }
+
+    /// Whether `view` (a new value for this node) differs from `old` (``ValueLayout``'s rules).
+    func differs(_ old: any View, _ new: any View) -> Bool {
+        guard let layout else { return true }
+        func compare<V: View>(_ old: V) -> Bool {
+            guard let new = new as? V else { return true }
+            return withUnsafePointer(to: old) { old in
+                withUnsafePointer(to: new) { new in !layout.same(UnsafeRawPointer(old), UnsafeRawPointer(new)) }
+            }
+        }
+        return compare(old)
     }
 
     // MARK: Dependencies
@@ -95,6 +120,7 @@ public final class _NodeHandle: @unchecked Sendable {
 
     /// A tracked property this node read changed.
     func changed(_ event: TrackingEvent, generation: Int) {
+        guard isViewDependency(event.object) else { return }
         let (current, label) = lock.withLock { (self.generation == generation, names[ObjectIdentifier(event.object)]) }
         guard current else { return }
         let name = label ?? "\(type(of: event.object)).\(event.propertyName ?? "property")"
@@ -128,6 +154,8 @@ public final class _NodeHandle: @unchecked Sendable {
 
     /// The environment reads that `environment` changes, as log causes.
     func environmentChanges(to environment: EnvironmentValues) -> [String] {
+        // The same stamp is the same environment: nothing to compare.
+        if environment.stamp == self.environment.stamp { return [] }
         let reads = lock.withLock { environmentReads }
         return reads.compactMap { label, entry in
             sameValue(entry.value, entry.read(environment)) ? nil : "\(label) changed"
@@ -152,18 +180,10 @@ public final class _NodeHandle: @unchecked Sendable {
         }
         tracking?.cancel()
         subscriptions.forEach { $0.cancel() }
-        (modifierState as? AnyCancellable)?.cancel()
+        (modifierState as? any Cancellable)?.cancel()
         modifierState = nil
         _ = released
         children.forEach { $0.detach() }
         children = []
     }
-}
-
-/// Whether two values read from the environment are the same (`==` for `Equatable` values, the
-/// same object for classes; otherwise they count as changed).
-func sameValue(_ a: Any, _ b: Any) -> Bool {
-    if let a = a as? any Equatable { return a.isEqual(to: b) }
-    if Mirror(reflecting: a).displayStyle == .class { return (a as AnyObject) === (b as AnyObject) }
-    return false
 }

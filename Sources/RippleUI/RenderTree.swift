@@ -97,7 +97,7 @@ public final class RenderTree {
     public func update(_ view: some View) {
         let previous = root.view
         root.view = view
-        if viewsDiffer(previous, view) { markDirty(root, cause: "@self changed") }
+        if root.differs(previous, view) { markDirty(root, cause: "@self changed") }
         flush()
     }
 
@@ -212,7 +212,7 @@ public final class RenderTree {
                 let previous = match.view
                 match.view = child.view
                 var reasons: [String] = []
-                if match.isPrimitive || viewsDiffer(previous, child.view) { reasons.append("@self changed") }
+                if match.isPrimitive || match.differs(previous, child.view) { reasons.append("@self changed") }
                 reasons += match.environmentChanges(to: environment)
                 let environmentMoved = match.environment.stamp != environment.stamp
                 match.environment = environment
@@ -331,36 +331,6 @@ extension Button: _ButtonView {
 struct ChildIdentity: Hashable {
     let key: AnyHashable
     let type: ObjectIdentifier
-}
-
-/// Whether a re-created view differs from the previous one: `==` when the view is `Equatable`;
-/// otherwise field by field — equal values, the same objects, the same bindings; state, state
-/// objects and environment readers are the node's, not the view's, and do not count.
-func viewsDiffer(_ old: any View, _ new: any View) -> Bool {
-    if let old = old as? any Equatable { return !old.isEqual(to: new) }
-    let oldFields = Mirror(reflecting: old).children.map(\.value)
-    let newFields = Mirror(reflecting: new).children.map(\.value)
-    guard oldFields.count == newFields.count else { return true }
-    for (a, b) in zip(oldFields, newFields) where fieldDiffers(a, b) {
-        return true
-    }
-    return false
-}
-
-private func fieldDiffers(_ a: Any, _ b: Any) -> Bool {
-    if a is NodeInstallable, !(a is any ObservedObjectField) { return false }
-    if let a = a as? any ObservedObjectField, let b = b as? any ObservedObjectField {
-        return a.objectIdentity != b.objectIdentity
-    }
-    if let a = a as? any BindingField, let b = b as? any BindingField {
-        guard let left = a.bindingIdentity, let right = b.bindingIdentity else { return true }
-        return left != right
-    }
-    if let a = a as? any Equatable { return !a.isEqual(to: b) }
-    if Mirror(reflecting: a).displayStyle == .class {
-        return (a as AnyObject) !== (b as AnyObject)
-    }
-    return true
 }
 
 protocol ObservedObjectField {

@@ -92,8 +92,13 @@ import Testing
     }
 
     @Test func bindableProjectionOfAModel() {
-        final class Volume: ObservableObject {
-            @Published var level = 1
+        final class Volume: Observable, @unchecked Sendable {
+            private let registrar = TrackingRegistrar()
+            private var storedLevel = 1
+            var level: Int {
+                get { registrar.access(self, keyPath: \.level); return storedLevel }
+                set { registrar.withMutation(of: self, keyPath: \.level) { storedLevel = newValue } }
+            }
         }
         struct Knob: View {
             @Bindable var volume: Volume

@@ -1,0 +1,14 @@
+// `@Observable`, `Observable` and `withObservationTracking` come with `import RippleUI`, as they
+// come with `import SwiftUI`.
+@_exported import Observation
+
+/// Whether a tracked read of a property of `object` makes a view body depend on that property.
+///
+/// As in SwiftUI: properties of `@Observable` models (and of classes that declare `Observable` and
+/// announce their properties through a ``TrackingRegistrar``) and `@State` values count; a
+/// `@Published` property of an `ObservableObject` does not — the object is observed through its
+/// wrapper (`@ObservedObject`, `@StateObject`, `@EnvironmentObject`) at object level, or not at all
+/// (`Store.shared.count` read with no wrapper, or `store.child.count` where only `store` is observed).
+func isViewDependency(_ object: AnyObject) -> Bool {
+    !(object is any ObservableObject) || object is any Observable
+}

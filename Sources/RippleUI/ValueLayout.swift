@@ -1,0 +1,152 @@
+@_spi(Reflection) import Swift
+import Synchronization
+
+/// What the render tree needs to know about a view type (or any value type it compares), computed
+/// once per type from the runtime's field descriptors — never per evaluation: where the dynamic
+/// properties are (to connect them to the node) and how to tell two values apart (`@self`).
+///
+/// Comparing without reflection: a value is "the same" when `==` says so (`Equatable` types);
+/// otherwise field by field, where a field is the same when it is `==` (`Equatable`), points at the
+/// same source (bindings), belongs to the node (`@State`, `@StateObject`, `@Environment`: ignored),
+/// or has identical bits (class references, closures, plain data, anything else). Identical bits
+/// always mean the same value; different bits of a type the tree cannot look into count as a change,
+/// which only costs an extra evaluation.
+final class ValueLayout: @unchecked Sendable {
+    /// A stored field that is a dynamic property: its slot (field index, stable per type), name and
+    /// offset, and how to connect it.
+    struct Installable {
+        let slot: Int
+        let label: String
+        let offset: Int
+        let type: any NodeInstallable.Type
+    }
+
+    /// Whether the two values at these addresses are the same value of this type.
+    typealias Same = (UnsafeRawPointer, UnsafeRawPointer) -> Bool
+
+    let installables: [Installable]
+    let same: Same
+
+    private init(installables: [Installable], same: @escaping Same) {
+        self.installables = installables
+        self.same = same
+    }
+
+    /// The layout of `type`, built on first use.
+    static func of(_ type: Any.Type) -> ValueLayout {
+        let key = ObjectIdentifier(type)
+        if let layout = cache.withLock({ $0[key] }) { return layout }
+        let layout = build(type)
+        return cache.withLock { table in
+            if let raced = table[key] { return raced }
+            table[key] = layout
+            return layout
+        }
+    }
+
+    private static let cache = Mutex<[ObjectIdentifier: ValueLayout]>([:])
+
+    private static func build(_ type: Any.Type) -> ValueLayout {
+        func make<T>(_: T.Type) -> ValueLayout {
+            var installables: [Installable] = []
+            var fields: [(offset: Int, same: Same)] = []
+            // Only structs are looked into (the runtime lists fields of structs and classes; a
+            // class compares by identity, everything else by its bits).
+            let isStruct = isStructType(T.self)
+            if isStruct {
+                _ = _forEachField(of: T.self, options: []) { name, offset, fieldType, _ in
+                    if let installable = fieldType as? any NodeInstallable.Type {
+                        installables.append(
+                            Installable(slot: fields.count, label: String(cString: name), offset: offset, type: installable))
+                    }
+                    fields.append((offset, fieldComparison(fieldType)))
+                    return true
+                }
+            }
+            let same: Same
+            if let equatable = T.self as? any Equatable.Type {
+                same = equality(equatable)
+            } else if isStruct, !_isPOD(T.self) {
+                let size = MemoryLayout<T>.size
+                same = { a, b in
+                    if bytesEqual(a, b, size) { return true }
+                    for field in fields where !field.same(a + field.offset, b + field.offset) { return false }
+                    return true
+                }
+            } else {
+                same = bitwise(MemoryLayout<T>.size)
+            }
+            return ValueLayout(installables: installables, same: same)
+        }
+        return _openExistential(type, do: make)
+    }
+
+    /// How one field compares.
+    private static func fieldComparison(_ type: Any.Type) -> Same {
+        if type is any NodeInstallable.Type, !(type is any ObservedObjectField.Type) {
+            // State, state objects and environment values come from the node, not the view.
+            return { _, _ in true }
+        }
+        if let binding = type as? any BindingField.Type { return bindingComparison(binding) }
+        if let equatable = type as? any Equatable.Type { return equality(equatable) }
+        // Nested structs, closures, class references, plain data: what the type's own layout says.
+        return of(type).same
+    }
+
+    private static func equality<E: Equatable>(_: E.Type) -> Same {
+        { a, b in a.assumingMemoryBound(to: E.self).pointee == b.assumingMemoryBound(to: E.self).pointee }
+    }
+
+    private static func bindingComparison<B: BindingField>(_: B.Type) -> Same {
+        { a, b in
+            guard let left = a.assumingMemoryBound(to: B.self).pointee.bindingIdentity,
+                let right = b.assumingMemoryBound(to: B.self).pointee.bindingIdentity
+            else { return false }
+            return left == right
+        }
+    }
+
+    private static func bitwise(_ size: Int) -> Same {
+        { a, b in bytesEqual(a, b, size) }
+    }
+}
+
+/// Whether two values of the same dynamic type are the same value (``ValueLayout``'s rules);
+/// values of different types never are.
+func sameValue(_ a: Any, _ b: Any) -> Bool {
+    func compare<T>(_ a: T) -> Bool {
+        guard let b = b as? T else { return false }
+        return sameValue(a, b)
+    }
+    return _openExistential(a, do: compare)
+}
+
+/// Whether two values of type `T` are the same value (``ValueLayout``'s rules).
+func sameValue<T>(_ a: T, _ b: T) -> Bool {
+    let layout = ValueLayout.of(T.self)
+    return withUnsafePointer(to: a) { a in
+        withUnsafePointer(to: b) { b in layout.same(UnsafeRawPointer(a), UnsafeRawPointer(b)) }
+    }
+}
+
+/// Whether `type` is a struct: the first word of type metadata is its kind (0x200 for structs), a
+/// stable part of the Swift ABI. The runtime's field walk is only asked about structs.
+private func isStructType(_ type: Any.Type) -> Bool {
+    unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee == 0x200
+}
+
+/// Whether the `count` bytes at `a` and `b` are identical.
+private func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+    var index = 0
+    while index + 8 <= count {
+        if a.loadUnaligned(fromByteOffset: index, as: UInt64.self) != b.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
+            return false
+        }
+        index += 8
+    }
+    while index < count {
+        if a.load(fromByteOffset: index, as: UInt8.self) != b.load(fromByteOffset: index, as: UInt8.self) { return false }
+        index += 1
+    }
+    return true
+}

@@ -1,0 +1,100 @@
+import RippleUI
+import Testing
+
+// `.environment(model)` and `@Environment(Model.self)`: the iOS 17 way to share an Observable model.
+
+/// An `Observable` model written by hand with a registrar (property-level tracking).
+final class Library: Observable, @unchecked Sendable {
+    private let registrar = TrackingRegistrar()
+    private var storedBooks = 0
+    private var storedLoans = 0
+
+    var books: Int {
+        get { registrar.access(self, keyPath: \.books); return storedBooks }
+        set { registrar.withMutation(of: self, keyPath: \.books) { storedBooks = newValue } }
+    }
+
+    var loans: Int {
+        get { registrar.access(self, keyPath: \.loans); return storedLoans }
+        set { registrar.withMutation(of: self, keyPath: \.loans) { storedLoans = newValue } }
+    }
+}
+
+@Suite struct ObservableEnvironmentTests {
+    struct Shelf: View {
+        @Environment(Library.self) private var library
+        var body: some View { Text("books \(library.books)") }
+    }
+
+    struct Desk: View {
+        @Environment(Library.self) private var library
+        var body: some View { Text("loans \(library.loans)") }
+    }
+
+    struct Optional: View {
+        @Environment(Library.self) private var library: Library?
+        var body: some View { Text(library.map { "books \($0.books)" } ?? "no library") }
+    }
+
+    struct Building: View {
+        @State var library = Library()
+        var body: some View {
+            VStack {
+                Shelf()
+                Desk()
+                Button("Replace") {
+                    let next = Library()
+                    next.books = 10
+                    library = next
+                }
+            }
+            .environment(library)
+        }
+    }
+
+    @Test func aReaderReRunsWhenAPropertyItReadChanges() {
+        let library = Library()
+        let tree = RenderTree(VStack { Shelf(); Desk() }.environment(library))
+        tree.clearLog()
+        library.books += 1
+        tree.flush()
+        #expect(tree.log.count == 1)
+        #expect(tree.log.first?.hasPrefix("Shelf: ") == true)
+        #expect(tree.texts == ["books 1", "loans 0"])
+    }
+
+    @Test func aReaderDoesNotReRunWhenAPropertyItDidNotReadChanges() {
+        let library = Library()
+        let tree = RenderTree(VStack { Shelf(); Desk() }.environment(library))
+        tree.clearLog()
+        library.loans += 1
+        tree.flush()
+        #expect(tree.log.count == 1)
+        #expect(tree.log.first?.hasPrefix("Desk: ") == true)
+        #expect(tree.evaluations(of: "Shelf") == 1)
+    }
+
+    @Test func replacingTheObjectReRunsItsReaders() {
+        let tree = RenderTree(Building())
+        #expect(tree.texts.prefix(2) == ["books 0", "loans 0"])
+        tree.clearLog()
+        tree.tap("Replace")
+        #expect(tree.texts.prefix(2) == ["books 10", "loans 0"])
+        #expect(tree.log == ["Building: _library changed", "Shelf: _library changed", "Desk: _library changed"])
+    }
+
+    @Test func theOptionalFormReadsNilWithoutAnAncestor() {
+        let library = Library()
+        library.books = 3
+        let tree = RenderTree(VStack { Optional(); Optional().environment(library) })
+        #expect(tree.texts == ["no library", "books 3"])
+    }
+
+    @Test func aMissingObjectTrapsNamingTheType() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = RenderTree(Shelf())
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("No Observable object of type Library found"))
+    }
+}
