@@ -23,9 +23,17 @@ let package = Package(
             dependencies: ["BenchHarness", .product(name: "OpenCombine", package: "OpenCombine")],
             swiftSettings: [.define("OPENCOMBINE")]),
         .target(name: "ObservationScenarios", dependencies: ["BenchHarness"]),
+        .target(
+            name: "UIScenarios",
+            dependencies: [
+                "BenchHarness", .product(name: "RippleUI", package: "Ripple"),
+                .product(name: "RippleObservation", package: "Ripple"),
+            ]),
         .executableTarget(
             name: "RippleBenchmarks",
-            dependencies: ["BenchHarness", "RippleScenarios", "OpenCombineScenarios", "ObservationScenarios"]),
+            dependencies: [
+                "BenchHarness", "RippleScenarios", "OpenCombineScenarios", "ObservationScenarios", "UIScenarios",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,7 @@ public final class _NodeHandle: @unchecked Sendable {
     var view: any View
     /// The view as of the last evaluation (what `_update` compares with).
     var lastEvaluatedView: (any View)?
-    let key: AnyHashable
+    let key: ChildKey
     let identity: ChildIdentity
     let typeName: String
     let depth: Int
@@ -18,9 +18,9 @@ public final class _NodeHandle: @unchecked Sendable {
     /// siblings in the order they were inserted).
     let order: Int
     let isPrimitive: Bool
-    /// Where a composite view's dynamic properties are and how its values compare (`nil` for
-    /// primitive views: they are updated every time their parent is).
-    let layout: ValueLayout?
+    /// Where the view's dynamic properties are and how its values compare (composite views; a
+    /// primitive view is updated every time its parent is).
+    let layout: ValueLayout
     var children: [_NodeHandle] = []
     var environment: EnvironmentValues
     var attached = true
@@ -40,18 +40,18 @@ public final class _NodeHandle: @unchecked Sendable {
     /// What a modifier keeps between evaluations (an `onReceive` subscription).
     var modifierState: AnyObject?
 
-    init(tree: RenderTree, parent: _NodeHandle?, view: any View, key: AnyHashable, environment: EnvironmentValues) {
+    init(tree: RenderTree, parent: _NodeHandle?, view: any View, key: ChildKey, environment: EnvironmentValues) {
         self.tree = tree
         self.parent = parent
         self.view = view
         self.key = key
         self.environment = environment
         identity = ChildIdentity(key: key, type: ObjectIdentifier(type(of: view)))
-        typeName = String(describing: type(of: view))
+        layout = ValueLayout.of(type(of: view))
+        typeName = layout.typeName
         depth = (parent?.depth ?? -1) + 1
         order = tree.nextNodeOrder()
-        isPrimitive = view is any _PrimitiveView
-        layout = isPrimitive ? nil : ValueLayout.of(type(of: view))
+        isPrimitive = layout.isPrimitiveView
     }
 
     // MARK: Storage
@@ -72,7 +72,7 @@ public final class _NodeHandle: @unchecked Sendable {
     /// Connects the view's dynamic properties to this node (state, objects, environment): the
     /// fields the view type's layout lists, read in place (no reflection per evaluation).
     func installDynamicProperties() {
-        guard let layout, !layout.installables.isEmpty else { return }
+        guard !isPrimitive, !layout.installables.isEmpty else { return }
         func install<V: View>(_ view: V) {
             withUnsafePointer(to: view) { base in
                 let base = UnsafeRawPointer(base)
@@ -90,7 +90,7 @@ public final class _NodeHandle: @unchecked Sendable {
 
     /// Whether `view` (a new value for this node) differs from `old` (``ValueLayout``'s rules).
     func differs(_ old: any View, _ new: any View) -> Bool {
-        guard let layout else { return true }
+        if isPrimitive { return true }
         func compare<V: View>(_ old: V) -> Bool {
             guard let new = new as? V else { return true }
             return withUnsafePointer(to: old) { old in

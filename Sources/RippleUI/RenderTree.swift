@@ -48,7 +48,7 @@ public final class RenderTree {
 
     /// Inserts `view` as the root and evaluates everything below it.
     public init(_ view: some View, environment: EnvironmentValues = EnvironmentValues()) {
-        root = _NodeHandle(tree: self, parent: nil, view: view, key: "root", environment: environment)
+        root = _NodeHandle(tree: self, parent: nil, view: view, key: .any("root"), environment: environment)
         pass += 1
         evaluate(root, reasons: ["@identity"])
         runAfterPass()
@@ -201,14 +201,32 @@ public final class RenderTree {
 
     private func evaluateBody<V: View>(_ view: V) -> any View { view.body }
 
+    /// Matches the children a body or primitive produced with the node's current children by
+    /// identity, keeps the matches (re-evaluating those whose inputs or environment changed),
+    /// inserts the new ones and removes the rest. Children that keep their order are matched by
+    /// position, without a lookup table; the table is built only from the first change of order.
     private func reconcile(_ node: _NodeHandle, children: [_Child], environment: EnvironmentValues) {
-        var existing: [ChildIdentity: _NodeHandle] = [:]
-        for child in node.children { existing[child.identity] = child }
+        let old = node.children
+        var position = 0
+        var existing: [ChildIdentity: _NodeHandle]?
         var kept: [_NodeHandle] = []
+        kept.reserveCapacity(children.count)
         var toEvaluate: [(_NodeHandle, [String])] = []
         for child in children {
-            let identity = ChildIdentity(key: child.key, type: ObjectIdentifier(Swift.type(of: child.view)))
-            if let match = existing.removeValue(forKey: identity) {
+            let identity = ChildIdentity(key: child.identityKey, type: ObjectIdentifier(Swift.type(of: child.view)))
+            let found: _NodeHandle?
+            if existing == nil, position < old.count, old[position].identity == identity {
+                found = old[position]
+                position += 1
+            } else {
+                if existing == nil {
+                    var table: [ChildIdentity: _NodeHandle] = [:]
+                    for remaining in old[position...] { table[remaining.identity] = remaining }
+                    existing = table
+                }
+                found = existing?.removeValue(forKey: identity)
+            }
+            if let match = found {
                 let previous = match.view
                 match.view = child.view
                 var reasons: [String] = []
@@ -224,12 +242,17 @@ public final class RenderTree {
                 }
                 kept.append(match)
             } else {
-                let created = _NodeHandle(tree: self, parent: node, view: child.view, key: child.key, environment: environment)
+                let created = _NodeHandle(
+                    tree: self, parent: node, view: child.view, key: child.identityKey, environment: environment)
                 kept.append(created)
                 toEvaluate.append((created, ["@identity"]))
             }
         }
-        for removed in existing.values { removed.detach() }
+        if let existing {
+            for removed in existing.values { removed.detach() }
+        } else {
+            for removed in old[position...] { removed.detach() }
+        }
         node.children = kept
         for (child, reasons) in toEvaluate {
             evaluate(child, reasons: reasons + takeCauses(child).filter { !reasons.contains($0) })
@@ -329,7 +352,7 @@ extension Button: _ButtonView {
 
 /// A child's identity among its siblings: its key and its view type.
 struct ChildIdentity: Hashable {
-    let key: AnyHashable
+    let key: ChildKey
     let type: ObjectIdentifier
 }
 

@@ -26,10 +26,16 @@ final class ValueLayout: @unchecked Sendable {
 
     let installables: [Installable]
     let same: Same
+    /// The type's name, for the log (`Counter`).
+    let typeName: String
+    /// Whether the type is a view the render tree handles itself (`_PrimitiveView`).
+    let isPrimitiveView: Bool
 
-    private init(installables: [Installable], same: @escaping Same) {
+    private init(installables: [Installable], same: @escaping Same, typeName: String, isPrimitiveView: Bool) {
         self.installables = installables
         self.same = same
+        self.typeName = typeName
+        self.isPrimitiveView = isPrimitiveView
     }
 
     /// The layout of `type`, built on first use.
@@ -76,7 +82,9 @@ final class ValueLayout: @unchecked Sendable {
             } else {
                 same = bitwise(MemoryLayout<T>.size)
             }
-            return ValueLayout(installables: installables, same: same)
+            return ValueLayout(
+                installables: installables, same: same, typeName: String(describing: T.self),
+                isPrimitiveView: T.self is any _PrimitiveView.Type)
         }
         return _openExistential(type, do: make)
     }

@@ -49,12 +49,38 @@ extension _PrimitiveView {
 /// A child of a primitive view, with the identity component it has among its siblings.
 public struct _Child {
     public var view: any View
+    /// The identity component, kept as a plain integer for positions and integer ids (comparing and
+    /// hashing `AnyHashable` integers is what a list's reconciliation spent most of its time on).
+    var identityKey: ChildKey
+
     /// Structural position, or an explicit id (`ForEach`, `.id(_:)`), or a branch of an `if`.
-    public var key: AnyHashable
+    public var key: AnyHashable {
+        get { identityKey.hashable }
+        set { identityKey = .any(newValue) }
+    }
 
     public init(_ view: any View, key: AnyHashable) {
         self.view = view
-        self.key = key
+        identityKey = .any(key)
+    }
+
+    /// A child identified by a position or an integer id.
+    init(_ view: any View, index: Int) {
+        self.view = view
+        identityKey = .index(index)
+    }
+}
+
+/// A child's key among its siblings.
+enum ChildKey: Hashable {
+    case index(Int)
+    case any(AnyHashable)
+
+    var hashable: AnyHashable {
+        switch self {
+        case .index(let index): AnyHashable(index)
+        case .any(let key): key
+        }
     }
 }
 
@@ -92,7 +118,7 @@ public struct TupleView: _PrimitiveView {
     /// Creates a tuple of views.
     public init(_ children: [any View]) { self.children = children }
     public func _children() -> [_Child] {
-        children.enumerated().map { _Child($1, key: $0) }
+        children.enumerated().map { _Child($1, index: $0) }
     }
 }
 
@@ -184,7 +210,10 @@ public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content: View>
     }
 
     public func _children() -> [_Child] {
-        data.map { _Child(content($0), key: AnyHashable($0[keyPath: id])) }
+        if ID.self == Int.self {
+            return data.map { _Child(content($0), index: unsafeBitCast($0[keyPath: id], to: Int.self)) }
+        }
+        return data.map { _Child(content($0), key: AnyHashable($0[keyPath: id])) }
     }
 }
 

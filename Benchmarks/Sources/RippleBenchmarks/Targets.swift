@@ -20,3 +20,10 @@ let targets: [String: Target] = [
     "tracked read, 1 prop": Target(peer: "Observation", ratio: 20.0 / 90, text: "≤ 20 ns (0.22× Obs)"),
     "arm + mutate + fire, 1 prop": Target(peer: "Observation", ratio: 200.0 / 873, text: "≤ 200 ns (0.23× Obs)"),
 ]
+
+/// Absolute targets, for RippleUI's rows (nothing else here runs views, so there is no peer).
+let absoluteTargets: [String: (nanoseconds: Double, text: String)] = [
+    "RippleUI: 1 of 1,000 rows changes (per update)": (10_000, "≤ 10 µs"),
+    "RippleUI: selection passed to 1,000 rows (per update)": (1_000_000, "≤ 1 ms"),
+    "RippleUI: initial build of 1,000 rows": (10_000_000, "≤ 10 ms"),
+]

@@ -10,11 +10,12 @@ import Foundation
 import ObservationScenarios
 import OpenCombineScenarios
 import RippleScenarios
+import UIScenarios
 
 let libraries = ["Ripple", "OpenCombine", "Observation", "floor"]
 let allScenarios: [Scenario] =
     RippleScenarios.Suite.scenarios() + OpenCombineScenarios.Suite.scenarios()
-    + TrackingSuite.scenarios() + ObservationSuite.scenarios() + Floor.scenarios()
+    + TrackingSuite.scenarios() + ObservationSuite.scenarios() + Floor.scenarios() + UISuite.scenarios()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 @MainActor func option(_ name: String) -> String? {
@@ -158,6 +159,11 @@ for name in names {
     var targetCell = ""
     if let target = targets[name], let measured = ratio(name, target.peer) {
         let ok = measured <= target.ratio
+        if ok { met += 1 } else { missed.append(name) }
+        targetCell = "\(target.text): " + (ok ? "met" : "**missed**")
+    }
+    if let target = absoluteTargets[name], let measured = value(results["\(name) | Ripple"]) {
+        let ok = measured <= target.nanoseconds
         if ok { met += 1 } else { missed.append(name) }
         targetCell = "\(target.text): " + (ok ? "met" : "**missed**")
     }
