@@ -10,7 +10,7 @@ final class Thing: Observable, @unchecked Sendable {
     init(_ name: String) { self.name = name }
 }
 
-@Suite struct InputComparisonTests {
+@MainActor @Suite struct InputComparisonTests {
     struct Options {  // not Equatable
         var title: String
         var limits: [Int]

@@ -20,7 +20,7 @@ final class Library: Observable, @unchecked Sendable {
     }
 }
 
-@Suite struct ObservableEnvironmentTests {
+@MainActor @Suite struct ObservableEnvironmentTests {
     struct Shelf: View {
         @Environment(Library.self) private var library
         var body: some View { Text("books \(library.books)") }
@@ -92,7 +92,7 @@ final class Library: Observable, @unchecked Sendable {
 
     @Test func aMissingObjectTrapsNamingTheType() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = RenderTree(Shelf())
+            await MainActor.run { _ = RenderTree(Shelf()) }
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(output.contains("No Observable object of type Library found"))

@@ -11,7 +11,7 @@ final class SharedStore: ObservableObject {
     @Published var other = 0
 }
 
-@Suite struct StrictnessTests {
+@MainActor @Suite struct StrictnessTests {
     struct GlobalReader: View {
         @State var tick = 0
         let store: SharedStore
