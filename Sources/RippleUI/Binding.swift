@@ -5,7 +5,7 @@
 ///
 /// The projections Ripple makes (`$state`, `$object.property`, `Bindable`, dynamic-member paths)
 /// skip a write whose value equals the current one (for `Equatable` values): a control that writes
-/// the same text back — a text field gaining focus — does not report a change (seed 003). A binding
+/// the same text back — a text field gaining focus — does not report a change. A binding
 /// made with `init(get:set:)` calls your setter for every write, as in SwiftUI.
 @propertyWrapper
 @dynamicMemberLookup
@@ -62,7 +62,7 @@ public struct Binding<Value> {
             })
     }
 
-    /// A binding that transforms this one's value both ways — e.g. a clamped value (seed 000).
+    /// A binding that transforms this one's value both ways — e.g. a clamped value.
     ///
     /// ```swift
     /// let percent = $fraction.map(get: { Int($0 * 100) }, set: { Double($0) / 100 })

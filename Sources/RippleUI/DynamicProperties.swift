@@ -68,7 +68,7 @@ final class StateLink<Value>: @unchecked Sendable {
 ///
 /// The initial value is used only when the view's node is first inserted; later values passed
 /// to the initializer are ignored while the node keeps its identity, and the value lives in the
-/// node (rule 44, seed 000). Reading it in `body` makes the body depend on it.
+/// node. Reading it in `body` makes the body depend on it.
 ///
 /// Writing it before the view is in a tree (in an initializer, say) warns once and does nothing,
 /// as in SwiftUI.
@@ -145,7 +145,7 @@ final class ObjectSlot<Object: AnyObject> {
 /// A property wrapper type that instantiates an observable object once per node.
 ///
 /// The autoclosure runs once per node identity, when the node is inserted; the object lives as
-/// long as the node (rule 45, seed 002: a `@StateObject` count survives the parent's re-render).
+/// long as the node (a `@StateObject` count survives the parent's re-render).
 /// The body re-runs on any `objectWillChange` of the object.
 @propertyWrapper
 public struct StateObject<ObjectType: ObservableObject>: DynamicProperty, NodeInstallable {
@@ -184,8 +184,8 @@ public struct StateObject<ObjectType: ObservableObject>: DynamicProperty, NodeIn
 /// when it changes.
 ///
 /// It holds what it was given and owns nothing: when the parent re-evaluates and creates a new
-/// object (`@ObservedObject var model = Model()`), the view gets the new one (rule 45, seed 002:
-/// the count resets).
+/// object (`@ObservedObject var model = Model()`), the view gets the new one (a count kept in it
+/// resets).
 @propertyWrapper
 public struct ObservedObject<ObjectType: ObservableObject>: DynamicProperty, NodeInstallable {
     /// A wrapper of the underlying observable object that can create bindings to its properties.

@@ -269,7 +269,7 @@ extension Button where Label == Text {
 ///
 /// It behaves as SwiftUI's does towards its binding: gaining focus writes the current text back
 /// through the binding, and every edit is written twice (the text, then the same text again as
-/// the field commits its marked text) — the behaviour seed 003 ran into.
+/// the field commits its marked text) — a setter that has side effects sees them all.
 public struct TextField: _PrimitiveView {
     /// The field's title (how tests find it).
     public let title: String

@@ -106,4 +106,23 @@ private struct Boom: Error {}
         }
         #expect(recorder.expectMarbles("-(a|)", frame: frame).matches)
     }
+
+    /// The Testing article's marble sample, and the message its comment shows.
+    @Test func theArticlesSample() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<String, Never>()
+        let recorder = subject.delay(for: .milliseconds(100), scheduler: scheduler).record(on: scheduler)
+        subject.send("a")
+        scheduler.advance(by: .milliseconds(300))
+        subject.send("b")
+        subject.send(completion: .finished)
+        scheduler.advance(by: .milliseconds(100))
+        #expect(recorder.expectMarbles("-a--(b|)", frame: .milliseconds(100)).matches)
+        #expect(
+            "\(recorder.compare(toMarbles: "-a--b-|", frame: .milliseconds(100)))" == """
+                expected: -a--b-|
+                actual:   -a--(b|)
+                              ^ frame 4
+                """)
+    }
 }

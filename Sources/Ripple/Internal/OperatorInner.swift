@@ -6,7 +6,7 @@
 ///
 /// Subclasses implement the `Subscriber` side and override ``request(_:)`` when they do more than
 /// forward demand upstream. Rules kept here for all of them: a second subscription, or one after
-/// termination, is cancelled (rule 6); requesting `.none` traps (rule 1); cancel releases the
+/// termination, is cancelled; requesting `.none` traps; cancel releases the
 /// downstream outside the lock.
 class OperatorInner<Downstream: Subscriber, Extra>: Subscription, CustomStringConvertible {
     struct State {
@@ -31,7 +31,7 @@ class OperatorInner<Downstream: Subscriber, Extra>: Subscription, CustomStringCo
     /// What the operator asks of the upstream as soon as it is subscribed.
     var initialUpstreamDemand: Subscribers.Demand { .none }
 
-    /// Accepts the upstream subscription (rule 6), sends this subscription downstream, and asks
+    /// Accepts the upstream subscription, sends this subscription downstream, and asks
     /// the upstream for ``initialUpstreamDemand``. Returns `false` if it was refused.
     @discardableResult
     func accept(_ subscription: any Subscription) -> Bool {
@@ -59,7 +59,7 @@ class OperatorInner<Downstream: Subscriber, Extra>: Subscription, CustomStringCo
         downstream?.receive(completion: completion)
     }
 
-    /// Forwards the demand upstream (after checking it, rule 1).
+    /// Forwards the demand upstream (after checking it).
     func request(_ demand: Subscribers.Demand) {
         forwardUpstream(demand)
     }

@@ -1,5 +1,5 @@
 /// The subscription behind operators that subscribe to one publisher after another — append,
-/// prepend, concatenate, catch, tryCatch, retry (rule 28).
+/// prepend, concatenate, catch, tryCatch, retry.
 ///
 /// The downstream sees one subscription for the whole run. Its demand is remembered; each
 /// publisher in turn is subscribed only after the previous one completed, and is asked at once for

@@ -1,5 +1,5 @@
 /// Where a subscriber stands with its upstream: the one decision every subscriber makes the same
-/// way (a second subscription, or one after termination, is cancelled — rule 6).
+/// way (a second subscription, or one after termination, is cancelled).
 @usableFromInline
 enum UpstreamStatus {
     case awaitingSubscription

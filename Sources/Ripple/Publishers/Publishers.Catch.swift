@@ -3,7 +3,7 @@ extension Publishers {
     /// with another publisher.
     ///
     /// The replacement is subscribed only after the failure, and is asked at once for the demand the
-    /// upstream left unmet (rule 28).
+    /// upstream left unmet.
     public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output

@@ -39,14 +39,14 @@ extension Publisher {
 // MARK: Fusion
 
 extension Publishers.CompactMap {
-    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
+    /// Fused with this operator: one operator over the same upstream instead of two.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
         return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
     }
 
-    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
+    /// Fused with this operator: one operator over the same upstream instead of two.
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform
@@ -55,7 +55,7 @@ extension Publishers.CompactMap {
 }
 
 extension Publishers.Map {
-    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
+    /// Fused with this operator: one operator over the same upstream instead of two.
     @inlinable
     public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
         let first = self.transform

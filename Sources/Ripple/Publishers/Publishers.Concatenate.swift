@@ -2,7 +2,7 @@ extension Publishers {
     /// A publisher that emits all of one publisher's elements before those from another publisher.
     ///
     /// The suffix is subscribed only after the prefix finishes, and is asked at once for whatever
-    /// demand the prefix left unmet (rule 28). A prefix failure fails the whole stream.
+    /// demand the prefix left unmet. A prefix failure fails the whole stream.
     ///
     /// Subscribing the next part never deepens the stack: a part that completes inside `subscribe`
     /// is followed from a loop, and a concatenation nested in another (or in `catch`/`retry`) joins

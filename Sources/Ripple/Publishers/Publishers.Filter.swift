@@ -69,14 +69,14 @@ extension Publisher {
 // MARK: Fusion
 
 extension Publishers.Filter {
-    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
+    /// Fused with this operator: one operator over the same upstream instead of two.
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
         let first = self.isIncluded
         return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
     }
 
-    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
+    /// Fused with this operator: one operator over the same upstream instead of two.
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
@@ -84,14 +84,14 @@ extension Publishers.Filter {
 }
 
 extension Publishers.TryFilter {
-    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
+    /// Fused with this operator: one operator over the same upstream instead of two.
     @inlinable
     public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
     }
 
-    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
+    /// Fused with this operator: one operator over the same upstream instead of two.
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
         let first = self.isIncluded
         return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }

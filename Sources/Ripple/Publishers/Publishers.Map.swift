@@ -66,14 +66,14 @@ extension Publisher {
 // MARK: Fusion: consecutive maps become one operator over the same upstream.
 
 extension Publishers.Map {
-    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
+    /// Fused with this operator: one operator over the same upstream instead of two.
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
         let first = self.transform
         return Publishers.Map(upstream: upstream) { transform(first($0)) }
     }
 
-    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
+    /// Fused with this operator: one operator over the same upstream instead of two.
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
@@ -81,14 +81,14 @@ extension Publishers.Map {
 }
 
 extension Publishers.TryMap {
-    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
+    /// Fused with this operator: one operator over the same upstream instead of two.
     @inlinable
     public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
     }
 
-    /// Fused with this operator: one operator over the same upstream instead of two (rule 25).
+    /// Fused with this operator: one operator over the same upstream instead of two.
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
         let first = self.transform
         return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }

@@ -126,7 +126,7 @@ extension Publishers {
     ///
     /// The first subscriber connects one `.unlimited` subscription to the upstream; later
     /// subscribers see only later values; after the upstream completes, new subscribers receive the
-    /// completion at once (rule 27). When every subscriber has left, the upstream subscription is
+    /// completion at once. When every subscriber has left, the upstream subscription is
     /// cancelled, and a later subscriber connects again. Equal only to itself, as in Combine.
     public final class Share<Upstream: Publisher>: Publisher, Equatable, @unchecked Sendable {
         public typealias Output = Upstream.Output

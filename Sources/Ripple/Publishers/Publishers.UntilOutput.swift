@@ -2,7 +2,7 @@ extension Publishers {
     /// A publisher that ignores elements from the upstream publisher until it receives an element
     /// from a second publisher.
     ///
-    /// Dropped elements give `.max(1)` back upstream (rule 24). The second publisher is asked for one
+    /// Dropped elements give `.max(1)` back upstream. The second publisher is asked for one
     /// element and cancelled once it sends it; if it fails, so does this publisher; if it finishes
     /// without an element, every upstream element is dropped.
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher

@@ -3,7 +3,7 @@ extension Publishers {
     ///
     /// The subscription itself is passed on synchronously, and requests and cancellation go
     /// straight to the upstream; every value and the completion are scheduled on `scheduler`, in
-    /// order (rule 30). After cancellation, events already scheduled are not delivered. Demand the
+    /// order. After cancellation, events already scheduled are not delivered. Demand the
     /// downstream returns from `receive(_:)` is requested from the upstream.
     public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
@@ -31,7 +31,7 @@ extension Publishers {
     /// A publisher that receives elements from an upstream publisher on a specific scheduler.
     ///
     /// Subscribing to the upstream, requests and cancellation are scheduled on `scheduler`; values
-    /// and completion are delivered synchronously, on whatever thread the upstream uses (rule 30).
+    /// and completion are delivered synchronously, on whatever thread the upstream uses.
     public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
