@@ -1,36 +1,71 @@
 import Observation
 import Ripple
 
-/// Makes Ripple's `@Published` properties visible to Swift's Observation.
+/// Joins Ripple's tracking and the toolchain's Observation module, both ways.
 ///
-/// After ``install()``, a class that has `@Published` properties and also conforms to `Observable`
-/// is tracked by `withObservationTracking` (and `Observations`) property by property, exactly as an
-/// `@Observable` class would be:
+/// Call ``install(_:)`` once, early (at launch, or in a render tree's setup), before the scopes
+/// that should see the other side start:
 ///
 /// ```swift
 /// import Observation
 /// import Ripple
 /// import RippleObservation
 ///
-/// final class Basket: ObservableObject, Observable {
-///     @Published var apples = 0
-///     @Published var peaches = 0
+/// @Observable final class Counter {
+///     var value = 0
+///     var other = 0
 /// }
 ///
 /// ObservationBridge.install()
-/// let basket = Basket()
-/// withObservationTracking { _ = basket.apples } onChange: { print("apples will change") }
-/// basket.peaches += 1  // not read: nothing
-/// basket.apples += 1
-/// // Prints "apples will change"
+/// let counter = Counter()
+/// let token = observe { print("value:", counter.value) }
+/// // Prints "value: 0"
+/// counter.other = 1   // not read: nothing
+/// counter.value = 1
+/// // Prints "value: 1"
 /// ```
 ///
-/// The bridge costs `@Published` reads their fast path (each read reports to Observation), so it is
-/// opt-in. Classes that do not conform to `Observable` are unaffected beyond that.
+/// - ``Parts/observableModels``: Ripple's tracking scopes — ``Ripple/withTracking(_:onChange:)``,
+///   ``Ripple/track(_:phase:onChange:)``, ``Ripple/observe(on:_:)``, ``Ripple/TrackedPublisher``,
+///   ``Ripple/TrackedValues``, ``Ripple/PushPullComparison`` — see reads of toolchain `@Observable`
+///   models, property by property, in both phases, exactly as they see `@Published` properties.
+///   Events name the changed property's key path (``Ripple/TrackingEvent/keyPath``, matched with
+///   ``Ripple/TrackingEvent/matches(_:)``); Observation does not say which instance changed, so
+///   their ``Ripple/TrackingEvent/object`` is `nil`.
+/// - ``Parts/publishedProperties``: a class with `@Published` properties that also conforms to
+///   `Observable` is tracked by `withObservationTracking` (and `Observations`) property by property.
+///   This costs every `@Published` read its fast path (each read reports to Observation).
+///
+/// Installing is idempotent and cannot be undone. Scopes that started before it do not see the
+/// other side.
 public enum ObservationBridge {
-    /// Installs the bridge. Safe to call more than once.
-    public static func install() {
-        _ExternalTracking.install(Hook())
+    /// Which directions of the bridge to install.
+    public struct Parts: OptionSet, Sendable {
+        /// The raw bits.
+        public let rawValue: Int
+
+        /// Creates a set of parts from its raw bits.
+        public init(rawValue: Int) {
+            self.rawValue = rawValue
+        }
+
+        /// Ripple's tracking sees `@Observable` models.
+        public static let observableModels = Parts(rawValue: 1 << 0)
+        /// Observation sees `@Published` properties of classes that conform to `Observable`.
+        public static let publishedProperties = Parts(rawValue: 1 << 1)
+        /// Both directions.
+        public static let all: Parts = [.observableModels, .publishedProperties]
+    }
+
+    /// Installs the bridge's `parts` (both directions unless told otherwise). Safe to call more
+    /// than once.
+    public static func install(_ parts: Parts = .all) {
+        if parts.contains(.observableModels) {
+            _ExternalTracking.installScopeHook(ObservationScopeHook())
+        }
+        if parts.contains(.publishedProperties) {
+            _ExternalTracking.install(Hook())
+        }
     }
 
     /// Forwards `@Published` reads and writes to a per-object `ObservationRegistrar`.

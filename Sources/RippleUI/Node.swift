@@ -120,10 +120,13 @@ public final class _NodeHandle: @unchecked Sendable {
 
     /// A tracked property this node read changed.
     func changed(_ event: TrackingEvent, generation: Int) {
-        guard isViewDependency(event.object) else { return }
-        let (current, label) = lock.withLock { (self.generation == generation, names[ObjectIdentifier(event.object)]) }
+        // `object` is nil for an @Observable model's change (Observation does not say which instance).
+        if let object = event.object, !isViewDependency(object) { return }
+        let (current, label) = lock.withLock {
+            (self.generation == generation, event.object.flatMap { names[ObjectIdentifier($0)] })
+        }
         guard current else { return }
-        let name = label ?? "\(type(of: event.object)).\(event.propertyName ?? "property")"
+        let name = label ?? "\(event.subjectType).\(event.propertyName ?? "property")"
         tree.markDirty(self, cause: "\(name) changed")
     }
 

@@ -161,7 +161,9 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         if willChange == nil && projection == nil && !hasObserversLocked && !external {
             storedValue = newValue
             version &+= 1
+            let newVersion = version
             lock.unlock()
+            absorbOwnWrite(newVersion: newVersion)
             return
         }
         let willSetObservers = hasObserversLocked ? takeFiringLocked(.willSet) : FiringList()
@@ -174,8 +176,10 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         lock.lock()
         storedValue = newValue
         version &+= 1
+        let newVersion = version
         let didSetObservers = hasObserversLocked ? takeFiringLocked(.didSet) : FiringList()
         lock.unlock()
+        absorbOwnWrite(newVersion: newVersion)
         if !didSetObservers.isEmpty { fire(didSetObservers, .didSet, object: object) }
         if external { reportExternally(.didSet, object: object) }
     }

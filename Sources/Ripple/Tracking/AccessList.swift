@@ -4,11 +4,16 @@
 /// back in `reset` — so an ``Access`` is a plain value: copying or iterating entries touches no
 /// reference counts (two atomic operations per reference saved on every pass). An `Access` is
 /// valid until its collector is reset.
+///
+/// Recording is O(1) per read: a scope with few entries searches them (cheaper than hashing), and
+/// one with more than ``linearLimit`` keeps an index by tracker identity, so a scope with n reads
+/// costs O(n), not O(n²).
 final class AccessCollector {
     struct Access {
         let trackerReference: Unmanaged<PropertyTracker>
-        let version: UInt64
-        /// The object the property belongs to (kept until the scope's observer is armed).
+        var version: UInt64
+        /// The object the property belongs to (kept until the scope's observer is armed). For an
+        /// external system's reads (``ExternalTracker``) it is the tracker itself.
         let objectReference: Unmanaged<AnyObject>
 
         var tracker: PropertyTracker { trackerReference.takeUnretainedValue() }
@@ -18,13 +23,32 @@ final class AccessCollector {
         func isOf(_ tracker: PropertyTracker) -> Bool {
             trackerReference.toOpaque() == Unmanaged.passUnretained(tracker).toOpaque()
         }
+
+        /// Whether the entry stands for another observation system's reads.
+        var isExternal: Bool { tracker is ExternalTracker }
     }
+
+    /// Entries beyond which lookups go through `index`.
+    static let linearLimit = 8
 
     /// Touched only by the thread whose scope this is.
     @exclusivity(unchecked) private(set) var accesses: [Access] = []
+    /// Entry positions by tracker, kept once there are more than ``linearLimit`` entries.
+    @exclusivity(unchecked) private var index: [UnsafeMutableRawPointer: Int] = [:]
+    /// The enclosing scope's collector on the same thread, while this one is open (a scope's own
+    /// writes are absorbed by every open scope: see ``absorbOwnWrite(of:newVersion:)``).
+    @exclusivity(unchecked) var outer: Unmanaged<AccessCollector>?
 
     deinit {
         reset()
+    }
+
+    /// The position of `tracker`'s entry, if it has one.
+    private func position(of tracker: PropertyTracker) -> Int? {
+        if accesses.count <= Self.linearLimit {
+            return accesses.firstIndex { $0.isOf(tracker) }
+        }
+        return index[Unmanaged.passUnretained(tracker).toOpaque()]
     }
 
     /// Records a read; returns `false` when this property was already recorded in this scope.
@@ -33,12 +57,32 @@ final class AccessCollector {
         // Repeated reads of one property are common (loops, computed properties); keep one entry,
         // with the oldest version seen — the conservative one. The last entry is the likeliest hit.
         if let last = accesses.last, last.isOf(tracker) { return false }
-        if accesses.contains(where: { $0.isOf(tracker) }) { return false }
+        if position(of: tracker) != nil { return false }
         accesses.append(
             Access(
                 trackerReference: Unmanaged.passRetained(tracker), version: version,
                 objectReference: Unmanaged.passRetained(object)))
+        if accesses.count > Self.linearLimit {
+            if index.isEmpty {
+                for (position, access) in accesses.enumerated() {
+                    index[access.trackerReference.toOpaque()] = position
+                }
+            } else {
+                index[Unmanaged.passUnretained(tracker).toOpaque()] = accesses.count - 1
+            }
+        }
         return true
+    }
+
+    /// A write this thread made to `tracker` while the scope is open, taking it from `newVersion - 1`
+    /// to `newVersion`: the scope's entry moves along, so the scope's own writes never count as a
+    /// change after its read (Observation's rule: what `apply` writes does not fire its `onChange`).
+    /// A write another thread made in between leaves the entry alone, so that one still fires.
+    func absorbOwnWrite(of tracker: PropertyTracker, newVersion: UInt64) {
+        guard let position = position(of: tracker) else { return }
+        if accesses[position].version &+ 1 == newVersion {
+            accesses[position].version = newVersion
+        }
     }
 
     /// Releases every entry and empties the list, keeping its buffer.
@@ -48,29 +92,41 @@ final class AccessCollector {
             access.objectReference.release()
         }
         accesses.removeAll(keepingCapacity: true)
+        index.removeAll(keepingCapacity: true)
     }
 }
 
 /// Runs `body` with a collector installed on this thread, then hands what it read to `consume`
 /// while the collector still owns it — so the per-thread collector is reused, buffer and all.
 /// Nested scopes also report their reads to the enclosing scope, as in Observation.
-func withAccesses<T, R>(
-    reportingToOuterScope: Bool = true, _ body: () throws -> T,
-    consume: (T, [AccessCollector.Access]) throws -> R
-) rethrows -> R {
-    try TrackingThread.withCurrentThread { thread in
+///
+/// When another observation system is bridged in (``_ExternalTracking/installScopeHook(_:)``), a
+/// scope that reports to its enclosing scope also runs `body` through the bridge, and what that
+/// system saw read becomes one more entry. (Scopes that only look — `trackedReads`, `matches` — do
+/// not: the other system cannot keep their reads from its own enclosing scopes.)
+func withAccesses<T, R, E: Error>(
+    reportingToOuterScope: Bool = true, _ body: () throws(E) -> T,
+    consume: (T, [AccessCollector.Access]) throws(E) -> R
+) throws(E) -> R {
+    try TrackingThread.withCurrentThread { thread throws(E) -> R in
         let collector = thread.takeSpare()
         let outer = thread.current
+        collector.outer = outer
         thread.current = Unmanaged.passUnretained(collector)
         openTrackingScopes.add(1, ordering: .relaxed)
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            closeScope(collector, thread: thread, outer: outer, reportingToOuterScope: reportingToOuterScope)
-            collector.reset()
-            thread.putSpare(collector)
-            throw error
+        let outcome: Result<T, E>
+        if reportingToOuterScope, let hook = _ExternalTracking.scopeHook {
+            let (result, external) = hook.collectReads { () -> Result<T, E> in
+                do throws(E) { return .success(try body()) } catch { return .failure(error) }
+            }
+            if let external {
+                let tracker = external.activate()
+                // Read at version 0: changes reported before the scope ended count as stale.
+                collector.record(tracker, version: 0, object: tracker)
+            }
+            outcome = result
+        } else {
+            do throws(E) { outcome = .success(try body()) } catch { outcome = .failure(error) }
         }
         // The scope is closed before `consume` runs: arming may fire an observer at once, and
         // whatever that runs (user code, a re-run of `observe`) must not be recorded in this scope.
@@ -79,7 +135,10 @@ func withAccesses<T, R>(
             collector.reset()
             thread.putSpare(collector)
         }
-        return try consume(result, collector.accesses)
+        switch outcome {
+        case .success(let result): return try consume(result, collector.accesses)
+        case .failure(let error): throw error
+        }
     }
 }
 
@@ -89,10 +148,31 @@ private func closeScope(
 ) {
     openTrackingScopes.subtract(1, ordering: .relaxed)
     thread.current = outer
+    collector.outer = nil
     if reportingToOuterScope, let outer {
         outer._withUnsafeGuaranteedRef { outer in
-            for access in collector.accesses {
+            // Another system's reads are not passed on: it reports them to its own enclosing scope,
+            // which the outer scope's entry for that system stands for.
+            for access in collector.accesses where !access.isExternal {
                 outer.record(access.tracker, version: access.version, object: access.object)
+            }
+        }
+    }
+}
+
+extension PropertyTracker {
+    /// Tells this thread's open scopes that it just took this property to `newVersion` (see
+    /// ``AccessCollector/absorbOwnWrite(of:newVersion:)``). One relaxed load when no scope is open.
+    @usableFromInline
+    final func absorbOwnWrite(newVersion: UInt64) {
+        guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return }
+        TrackingThread.withCurrentCollector { collector in
+            var next = collector.map { Unmanaged.passUnretained($0) }
+            while let current = next {
+                next = current._withUnsafeGuaranteedRef { collector in
+                    collector.absorbOwnWrite(of: self, newVersion: newVersion)
+                    return collector.outer
+                }
             }
         }
     }

@@ -32,6 +32,27 @@ public enum _ExternalTracking {
         isInstalled.store(true, ordering: .releasing)
     }
 
+    /// Installs `hook` as the way tracking scopes see another system's reads (once; later calls
+    /// keep the first). See ``_ExternalScopeHook``.
+    public static func installScopeHook(_ hook: any _ExternalScopeHook) {
+        let first = scopeHookStorage.withLock { current -> Bool in
+            guard current == nil else { return false }
+            current = hook
+            return true
+        }
+        guard first else { return }
+        scopeHookInstalled.store(true, ordering: .releasing)
+    }
+
+    private static let scopeHookStorage = LockedValue<(any _ExternalScopeHook)?>(nil)
+    private static let scopeHookInstalled = Atomic<Bool>(false)
+
+    /// The installed scope hook, if any: one atomic load when there is none.
+    static var scopeHook: (any _ExternalScopeHook)? {
+        guard scopeHookInstalled.load(ordering: .acquiring) else { return nil }
+        return scopeHookStorage.withLock { $0 }
+    }
+
     static var hook: (any _ExternalTrackingHook)? {
         guard isInstalled.load(ordering: .acquiring) else { return nil }
         return installed.withLock { $0 }

@@ -90,20 +90,22 @@ class PropertyTracker: @unchecked Sendable {
     final func notify(_ phase: TrackingPhase, object: AnyObject?) {
         lock.lock()
         if phase == .didSet { version &+= 1 }
-        guard hasObserversLocked else {
-            lock.unlock()
-            return
-        }
-        let firing = takeFiringLocked(phase)
+        let newVersion = version
+        let firing = hasObserversLocked ? takeFiringLocked(phase) : FiringList()
         lock.unlock()
-        fire(firing, phase, object: object)
+        if phase == .didSet { absorbOwnWrite(newVersion: newVersion) }
+        if !firing.isEmpty { fire(firing, phase, object: object) }
     }
 
     /// Hands `observers` (taken from this tracker under its lock) an event about `object`.
     @usableFromInline
     final func fire(_ observers: FiringList, _ phase: TrackingPhase, object: AnyObject?) {
         guard let object else { return }  // no owner any more: nobody to tell about it
-        let event = TrackingEvent(object: object, tracker: self, phase: phase)
+        fire(observers, TrackingEvent(object: object, tracker: self, phase: phase))
+    }
+
+    /// Hands `observers` (taken from this tracker under its lock) `event`.
+    final func fire(_ observers: FiringList, _ event: TrackingEvent) {
         observers.first?.fire(event, from: self)
         if let more = observers.more {
             for observer in more { observer.fire(event, from: self) }
@@ -179,10 +181,11 @@ final class TrackedIdentity: @unchecked Sendable {
 /// and then leaves every property it was armed on. A continuous one fires on every change until
 /// cancelled.
 ///
-/// Ownership, so a one-shot cycle needs no lock of its own: the list of properties is written once,
-/// before the observer is armed anywhere; the thread that flips `finished` (the first to fire, or a
-/// cancel) takes the list and the closure. Only a continuous observer's closure, which fires
-/// repeatedly while a cancel may release it, is read under `lock`.
+/// Ownership: the list of properties is written once, under `lock`, before the observer is armed
+/// anywhere (and not at all if it has finished by then); the thread that flips `finished` (the first
+/// to fire, or a cancel) takes the list and the closure under `lock`, and lets them go after
+/// unlocking. A continuous observer's closure, which fires repeatedly while a cancel may release
+/// it, is read under `lock` too.
 @usableFromInline
 final class TrackingObserver: @unchecked Sendable {
     let phases: TrackingPhases
@@ -204,9 +207,17 @@ final class TrackingObserver: @unchecked Sendable {
     /// the observer fires at once (with a did-set event) instead of missing that write.
     func arm(on accesses: [AccessCollector.Access]) {
         guard let first = accesses.first else { return }
-        // Written before the observer is reachable from any tracker (see the ownership note).
+        // Written before the observer is reachable from any tracker, under `lock` because a cancel
+        // may come from another thread at any time (see the ownership note).
+        let more = accesses.count > 1 ? accesses.dropFirst().map(\.tracker) : nil
+        lock.lock()
+        guard !finished.load(ordering: .acquiring) else {
+            lock.unlock()
+            return
+        }
         firstTracker = first.tracker
-        if accesses.count > 1 { moreTrackers = accesses.dropFirst().map(\.tracker) }
+        moreTrackers = more
+        lock.unlock()
         var stale: AccessCollector.Access?
         for access in accesses {
             if finished.load(ordering: .acquiring) { return }
@@ -225,7 +236,10 @@ final class TrackingObserver: @unchecked Sendable {
         }
         if let stale {
             // A one-shot was not added to the stale tracker, so that one needs no disarming.
-            fire(TrackingEvent(object: stale.object, tracker: stale.tracker, phase: .didSet), from: stale.tracker)
+            let event =
+                (stale.tracker as? ExternalTracker)?.staleEvent
+                ?? TrackingEvent(object: stale.object, tracker: stale.tracker, phase: .didSet)
+            fire(event, from: stale.tracker)
         }
     }
 
@@ -241,25 +255,33 @@ final class TrackingObserver: @unchecked Sendable {
         }
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // This thread owns the observer's trackers and closure from here on.
-        if let first = firstTracker.take(), first !== firing { first.disarm(self) }
-        if let more = moreTrackers.take() {
+        lock.lock()
+        let first = firstTracker.take()
+        let more = moreTrackers.take()
+        let onChange = self.onChange.take()
+        lock.unlock()
+        if let first, first !== firing { first.disarm(self) }
+        if let more {
             for tracker in more where tracker !== firing { tracker.disarm(self) }
         }
-        if let onChange = onChange.take() { onChange(event) }
+        onChange?(event)
     }
 
     /// Stops the observer at once: it leaves every property and never fires again.
     func cancel() {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        firstTracker.take()?.disarm(self)
-        if let more = moreTrackers.take() {
+        // `arm` may be writing the lists on another thread, and a continuous observer's closure
+        // may be being read by a writer's `fire`: all of it is taken under the lock.
+        lock.lock()
+        let first = firstTracker.take()
+        let more = moreTrackers.take()
+        let released = onChange.take()
+        lock.unlock()
+        first?.disarm(self)
+        if let more {
             for tracker in more { tracker.disarm(self) }
         }
-        // A continuous observer's closure may be being read by a writer's `fire`.
-        if isContinuous { lock.lock() }
-        let released = onChange.take()
-        if isContinuous { lock.unlock() }
-        _ = released
+        _ = released  // released after unlocking: its captures' deinits are user code
     }
 }
 

@@ -146,7 +146,7 @@ public final class PushPullComparison: @unchecked Sendable {
     private func runPull(_ dependent: Dependent) {
         let token = track(dependent.body, phase: .didSet) { [weak self, weak dependent] event in
             guard let self, let dependent else { return }
-            lock.withLock { dependent.pendingPull.append(event.propertyName ?? "\(type(of: event.object))") }
+            lock.withLock { dependent.pendingPull.append(event.propertyName ?? "\(event.subjectType)") }
         }
         let previous = lock.withLock { () -> AnyCancellable? in
             let previous = dependent.pullToken
@@ -160,7 +160,7 @@ public final class PushPullComparison: @unchecked Sendable {
 
     private func runPush(_ dependent: Dependent) {
         let objects = withAccesses(reportingToOuterScope: false, dependent.body) { _, accesses in
-            accesses.map(\.object)
+            accesses.filter { !$0.isExternal }.map(\.object)
         }
         for object in objects {
             let id = ObjectIdentifier(object)

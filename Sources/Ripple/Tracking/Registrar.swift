@@ -23,49 +23,70 @@ public final class TrackingRegistrar: @unchecked Sendable {
     /// Creates a registrar.
     public init() {}
 
-    private func tracker(for keyPath: AnyKeyPath) -> PropertyTracker {
+    /// The tracker for `keyPath`; a new one is named after the key path when it prints a name, or
+    /// else after `accessor` — the property whose accessor called (the documented pattern calls
+    /// from the property's own getter and setter, where `#function` is the property's name).
+    private func tracker(for keyPath: AnyKeyPath, accessor: String) -> PropertyTracker {
         let identity = ObjectIdentifier(keyPath)
         lock.lock()
-        defer { lock.unlock() }
         if let entry = trackers.first(where: { $0.identity == identity }) {
+            lock.unlock()
             return entry.tracker
         }
         if let entry = trackers.first(where: { $0.keyPath == keyPath }) {
             trackers.append((identity, keyPath, entry.tracker))
+            lock.unlock()
             return entry.tracker
         }
         let tracker = PropertyTracker()
         trackers.append((identity, keyPath, tracker))
+        lock.unlock()
+        tracker.setIdentityIfAbsent {
+            TrackedIdentity(name: propertyName(of: keyPath) ?? propertyName(ofAccessor: accessor), keyPath: keyPath)
+        }
         return tracker
     }
 
     /// Records a read of `keyPath` on `subject` in the current tracking scope, if any.
-    public func access<Subject: AnyObject, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
+    ///
+    /// - Parameters:
+    ///   - subject: The object whose property is read.
+    ///   - keyPath: The property's key path.
+    ///   - accessor: Leave the default: called from the property's getter, it is the property's
+    ///     name, which events use when the key path prints none (a computed property's does not).
+    public func access<Subject: AnyObject, Member>(
+        _ subject: Subject, keyPath: KeyPath<Subject, Member>, accessor: String = #function
+    ) {
         guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return }
-        let tracker = tracker(for: keyPath)
+        let tracker = tracker(for: keyPath, accessor: accessor)
         tracker.lock.lock()
         let version = tracker.version
         tracker.lock.unlock()
         tracker.record(version: version, object: subject) {
-            TrackedIdentity(name: propertyName(of: keyPath), keyPath: keyPath)
+            TrackedIdentity(name: propertyName(of: keyPath) ?? propertyName(ofAccessor: accessor), keyPath: keyPath)
         }
     }
 
     /// Announces a change of `keyPath` on `subject`, before the store.
-    public func willSet<Subject: AnyObject, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        tracker(for: keyPath).notify(.willSet, object: subject)
+    public func willSet<Subject: AnyObject, Member>(
+        _ subject: Subject, keyPath: KeyPath<Subject, Member>, accessor: String = #function
+    ) {
+        tracker(for: keyPath, accessor: accessor).notify(.willSet, object: subject)
     }
 
     /// Announces a change of `keyPath` on `subject`, after the store.
-    public func didSet<Subject: AnyObject, Member>(_ subject: Subject, keyPath: KeyPath<Subject, Member>) {
-        tracker(for: keyPath).notify(.didSet, object: subject)
+    public func didSet<Subject: AnyObject, Member>(
+        _ subject: Subject, keyPath: KeyPath<Subject, Member>, accessor: String = #function
+    ) {
+        tracker(for: keyPath, accessor: accessor).notify(.didSet, object: subject)
     }
 
     /// Performs `mutation` between the will-set and did-set announcements.
     public func withMutation<Subject: AnyObject, Member, T>(
-        of subject: Subject, keyPath: KeyPath<Subject, Member>, _ mutation: () throws -> T
+        of subject: Subject, keyPath: KeyPath<Subject, Member>, accessor: String = #function,
+        _ mutation: () throws -> T
     ) rethrows -> T {
-        let tracker = tracker(for: keyPath)
+        let tracker = tracker(for: keyPath, accessor: accessor)
         tracker.notify(.willSet, object: subject)
         defer { tracker.notify(.didSet, object: subject) }
         return try mutation()
@@ -81,4 +102,13 @@ func propertyName(of keyPath: AnyKeyPath) -> String? {
     guard description.hasPrefix(prefix) else { return nil }
     let path = description.dropFirst(prefix.count)
     return path.contains(".") || path.hasPrefix("<") ? nil : String(path)
+}
+
+/// `target` for the `#function` of `target`'s getter or setter; `nil` for anything else (a method,
+/// `init(…)`, a subscript), which does not name a property.
+func propertyName(ofAccessor accessor: String) -> String? {
+    guard let first = accessor.first, first == "_" || first.isLetter,
+        accessor.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber })
+    else { return nil }
+    return accessor
 }

@@ -18,8 +18,13 @@ public struct TrackedRead: @unchecked Sendable, CustomStringConvertible {
 ///
 /// The reads are not reported to an enclosing tracking scope, and nothing is observed: this only
 /// looks (what `RippleTesting` uses to assert which properties a closure depends on).
-public func trackedReads<T>(_ body: () throws -> T) rethrows -> (result: T, reads: [TrackedRead]) {
-    try withAccesses(reportingToOuterScope: false, body) { result, accesses in
-        (result, accesses.map { TrackedRead(object: $0.object, propertyName: $0.tracker.identity?.name) })
+public func trackedReads<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (result: T, reads: [TrackedRead]) {
+    try withAccesses(reportingToOuterScope: false, body) { (result, accesses) throws(E) in
+        (
+            result,
+            accesses.filter { !$0.isExternal }.map {
+                TrackedRead(object: $0.object, propertyName: $0.tracker.identity?.name)
+            }
+        )
     }
 }

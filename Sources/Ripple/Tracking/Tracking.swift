@@ -19,9 +19,9 @@
 /// Differs from Observation: `onChange` fires exactly once even when several threads write at the
 /// same moment, and it receives a ``TrackingEvent`` naming the object and the property.
 @discardableResult
-public func withTracking<T>(
-    _ apply: () throws -> T, onChange: @escaping @Sendable (TrackingEvent) -> Void
-) rethrows -> T {
+public func withTracking<T, E: Error>(
+    _ apply: () throws(E) -> T, onChange: @escaping @Sendable (TrackingEvent) -> Void
+) throws(E) -> T {
     try withTracking(apply, phase: .willSet, onChange: onChange)
 }
 
@@ -31,10 +31,10 @@ public func withTracking<T>(
 /// With `.didSet` the new value is readable inside `onChange`; a write that lands between the read
 /// in `apply` and the arming of the observer is not lost (it fires at once).
 @discardableResult
-public func withTracking<T>(
-    _ apply: () throws -> T, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
-) rethrows -> T {
-    try withAccesses(apply) { result, accesses in
+public func withTracking<T, E: Error>(
+    _ apply: () throws(E) -> T, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
+) throws(E) -> T {
+    try withAccesses(apply) { (result, accesses) throws(E) -> T in
         if !accesses.isEmpty {
             TrackingObserver(phases: TrackingPhases(phase), continuous: false, onChange: onChange).arm(on: accesses)
         }

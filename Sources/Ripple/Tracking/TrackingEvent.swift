@@ -16,24 +16,42 @@ public enum TrackingPhase: Sendable, Hashable {
 /// // Prints "true willSet"
 /// ```
 public struct TrackingEvent: @unchecked Sendable, CustomStringConvertible {
-    /// The object whose property changed.
-    public let object: AnyObject
+    /// The object whose property changed, or `nil` for a toolchain `@Observable` model: the
+    /// Observation module reports which property changed, not on which instance (see
+    /// ``subjectType`` and ``keyPath``).
+    public let object: AnyObject?
     /// Whether the event is delivered before or after the store.
     public let phase: TrackingPhase
     /// The property that changed (it knows its name and key path).
     let tracker: PropertyTracker
+    /// The changed property's key path when the change came with one (an `@Observable` model's).
+    private let changedKeyPath: AnyKeyPath?
 
-    init(object: AnyObject, tracker: PropertyTracker, phase: TrackingPhase) {
+    init(object: AnyObject?, tracker: PropertyTracker, phase: TrackingPhase, keyPath: AnyKeyPath? = nil) {
         self.object = object
         self.tracker = tracker
         self.phase = phase
+        self.changedKeyPath = keyPath
     }
 
-    /// The changed property's name (`apples`), when known.
-    public var propertyName: String? { tracker.identity?.name }
+    /// The changed property's name (`apples`), when known: always for `@Published` properties and
+    /// ``TrackingRegistrar`` properties announced from their own accessors; for `@Observable`
+    /// models, when the runtime can print the property's key path with its name.
+    public var propertyName: String? {
+        if let changedKeyPath { return Ripple.propertyName(of: changedKeyPath) }
+        return tracker.identity?.name
+    }
 
-    /// The exact key path, for properties announced through ``TrackingRegistrar``.
-    var keyPath: AnyKeyPath? { tracker.identity?.keyPath }
+    /// The exact key path, for properties announced through ``TrackingRegistrar`` and properties of
+    /// `@Observable` models (`\Counter.value`).
+    public var keyPath: AnyKeyPath? { changedKeyPath ?? tracker.identity?.keyPath }
+
+    /// The type of the object whose property changed (known even when ``object`` is not).
+    public var subjectType: Any.Type {
+        if let object { return type(of: object) }
+        if let keyPath { return type(of: keyPath).rootType }
+        return AnyObject.self
+    }
 
     /// Whether the change was to the property that `keyPath` reads on ``object``.
     ///
@@ -42,6 +60,7 @@ public struct TrackingEvent: @unchecked Sendable, CustomStringConvertible {
     /// storage key path of a `@Published` property (`\Basket._apples`, inside the class) matches too.
     public func matches(_ keyPath: AnyKeyPath) -> Bool {
         if let own = self.keyPath, own == keyPath { return true }
+        guard let object else { return false }
         let tracker = self.tracker
         let (value, read) = withAccesses(reportingToOuterScope: false) {
             applyKeyPath(keyPath, to: object)
@@ -54,7 +73,7 @@ public struct TrackingEvent: @unchecked Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(phase) \(propertyName ?? "a property") of \(type(of: object))"
+        "\(phase) \(propertyName ?? "a property") of \(subjectType)"
     }
 }
 

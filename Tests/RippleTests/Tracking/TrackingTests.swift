@@ -1,3 +1,4 @@
+import Foundation
 import Ripple
 import Testing
 
@@ -115,16 +116,47 @@ import Testing
         #expect(outer.count == 1)
     }
 
-    // Rule 40 (single-threaded part): a write between the read and the arming is not lost.
+    // Rule 40: another thread's write between the read and the arming is not lost.
     @Test func writeBetweenReadAndArmingFiresAtOnce() {
         let basket = Basket()
         let events = Events()
         withTracking({
             _ = basket.apples
-            basket.apples = 1  // lands after the read, before the observer is armed
+            onAnotherThread { basket.apples = 1 }  // after the read, before the observer is armed
         }, phase: .didSet) { events.add($0) }
         #expect(events.count == 1)
         #expect(events.last?.matches(\Basket.apples) == true)
+    }
+
+    // Rule 42c: a scope's own writes inside `apply` do not fire its onChange (Observation's rule);
+    // a later write does.
+    @Test func aScopesOwnWritesDoNotFireItsOnChange() {
+        let basket = Basket()
+        let events = Events()
+        withTracking {
+            let apples = basket.apples
+            basket.apples = apples + 1
+        } onChange: { events.add($0) }
+        withTracking({
+            let peaches = basket.peaches
+            basket.peaches = peaches + 1
+        }, phase: .didSet) { events.add($0) }
+        #expect(events.count == 0)
+        basket.apples = 5
+        basket.peaches = 5
+        #expect(events.count == 2)
+    }
+
+    @Test func aNestedScopesOwnWritesDoNotFireTheOuterOne() {
+        let basket = Basket()
+        let events = Events()
+        withTracking {
+            _ = basket.apples
+            withTracking { basket.apples += 1 } onChange: { events.add($0) }
+        } onChange: { events.add($0) }
+        #expect(events.count == 0)
+        basket.apples = 7
+        #expect(events.count == 2)
     }
 
     @Test func continuousObserverFiresForEveryChangeUntilCancelled() {
@@ -234,6 +266,38 @@ import Testing
         thermostat.mode = "cool"
         #expect(seen.current == ["will heat", "did cool"])
     }
+
+    /// Issue 16: the documented pattern's computed properties are named in events (their key paths
+    /// print no name; the accessor's `#function` does).
+    @Test func eventsNameComputedPropertiesAnnouncedFromTheirAccessors() {
+        let thermostat = Thermostat()
+        let names = Locked<[String?]>([])
+        let token = track({ _ = thermostat.target + thermostat.mode.count }, phase: .didSet) { event in
+            names.withLock { $0.append(event.propertyName) }
+        }
+        thermostat.target = 21
+        thermostat.mode = "cool"
+        #expect(names.current == ["target", "mode"])
+        token.cancel()
+    }
+
+    @Test func aNameIsNotTakenFromAMethod() {
+        final class Model: @unchecked Sendable {
+            let registrar = TrackingRegistrar()
+            var stored = 0
+            var value: Int { stored }
+            func read() -> Int {
+                registrar.access(self, keyPath: \.value)
+                return stored
+            }
+            func bump() { registrar.withMutation(of: self, keyPath: \.value) { stored += 1 } }
+        }
+        let model = Model()
+        let names = Locked<[String]>([])
+        withTracking { _ = model.read() } onChange: { event in names.withLock { $0.append(event.propertyName ?? "nil") } }
+        model.bump()
+        #expect(names.current == ["nil"])
+    }
 }
 
 /// Rule 40 at arming: a property that changed between the read and the arming.
@@ -249,7 +313,7 @@ import Testing
         let token = track({
             _ = basket.apples
             _ = basket.peaches
-            basket.apples = 1  // lands after the read, before the arming
+            onAnotherThread { basket.apples = 1 }  // lands after the read, before the arming
         }) { _ in fired.withLock { $0 += 1 } }
         #expect(fired.current == 1)  // fired at arming
         basket.apples = 2
@@ -265,11 +329,33 @@ import Testing
         withTracking({
             _ = basket.apples
             _ = basket.peaches
-            basket.apples = 1
+            onAnotherThread { basket.apples = 1 }
         }, phase: .didSet) { _ in fired.withLock { $0 += 1 } }
         #expect(fired.current == 1)
         basket.apples = 2
         basket.peaches = 2
         #expect(fired.current == 1)
     }
+
+    /// The scope's own write is absorbed, another thread's write after it is not.
+    @Test func anOwnWriteThenAnotherThreadsWriteStillFires() {
+        let basket = Basket()
+        let fired = Locked(0)
+        withTracking({
+            basket.apples = basket.apples + 1
+            onAnotherThread { basket.apples = 10 }
+        }, phase: .didSet) { _ in fired.withLock { $0 += 1 } }
+        #expect(fired.current == 1)
+    }
+}
+
+/// Runs `body` on a new thread and waits for it to finish.
+func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        done.signal()
+    }
+    thread.start()
+    done.wait()
 }

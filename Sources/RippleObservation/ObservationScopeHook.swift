@@ -1,0 +1,122 @@
+@_spi(SwiftUI) import Observation
+import Ripple
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(WinSDK)
+import WinSDK
+#endif
+
+/// Lets Ripple's tracking scopes see reads of `@Observable` models.
+///
+/// Each scope runs its body inside Observation's `withObservationTracking(_:willSet:didSet:)` (the
+/// `@_spi(SwiftUI)` form SwiftUI itself uses): Observation records what the body read and, when the
+/// body returns, installs a will-set and a did-set callback on exactly those properties, which
+/// forward each change — with its key path — to the scope's ``_ExternalReads`` handle. Those
+/// callbacks stay until the `ObservationTracking` they belong to is cancelled, which Ripple does when
+/// no observer needs the scope's reads any more.
+///
+/// Observation hands that `ObservationTracking` only to the callbacks, so the scope also reads one
+/// property of a private handle object and "changes" it once, synchronously, right after the body:
+/// the will-set callback this runs is how the scope gets the value it will cancel (the handshake).
+/// The handle lives until then, so its going away never looks like a change.
+final class ObservationScopeHook: _ExternalScopeHook {
+    func collectReads<R>(_ body: () -> R) -> (R, _ExternalReads?) {
+        let handle = ScopeHandle()
+        let reads = _ExternalReads()
+        let handshake = Handshake()
+        let result = withObservationTracking(
+            {
+                handle.read()
+                return body()
+            },
+            willSet: { tracking in
+                if handshake.accept(tracking) { return }
+                reads._changed(.willSet, keyPath: userKeyPath(tracking.changed))
+            },
+            didSet: { tracking in
+                reads._changed(.didSet, keyPath: userKeyPath(tracking.changed))
+            })
+        guard let tracking = handshake.perform(with: handle) else {
+            // Observation installed nothing (it cannot happen: the handle was read); nothing to undo.
+            return (result, nil)
+        }
+        reads._registered(cancel: {
+            tracking.cancel()
+            // Released only now: a handle that went away while registered would look like a change.
+            withExtendedLifetime(handle) {}
+        })
+        return (result, reads)
+    }
+}
+
+/// The key path of a change, unless it is the handle's (a change racing the handshake can read
+/// the handshake's key path from the shared `ObservationTracking`; it then names no property).
+private func userKeyPath(_ keyPath: AnyKeyPath?) -> AnyKeyPath? {
+    guard let keyPath, type(of: keyPath).rootType != ScopeHandle.self else { return nil }
+    return keyPath
+}
+
+/// A private observable object each scope reads once, so that it can "change" it right after the
+/// body and receive the scope's `ObservationTracking` in the will-set callback.
+private final class ScopeHandle: Observable, @unchecked Sendable {
+    private let registrar = ObservationRegistrar()
+    private var token: Int { 0 }
+
+    func read() {
+        registrar.access(self, keyPath: \.token)
+    }
+
+    func announceChange() {
+        registrar.willSet(self, keyPath: \.token)
+    }
+}
+
+/// The handshake's state: which thread is performing it, and the tracking it received.
+///
+/// A will-set callback is the handshake's exactly when it runs on the handshaking thread while
+/// ``perform(with:)`` is announcing (it is synchronous, and no other change can run a callback on
+/// that thread meanwhile); a change on another thread at the same moment is forwarded as usual.
+private final class Handshake: Sendable {
+    private struct State: @unchecked Sendable {
+        var thread: ThreadIdentity?
+        var tracking: ObservationTracking?
+    }
+
+    private let state = Mutex(State())
+
+    func accept(_ tracking: ObservationTracking) -> Bool {
+        let me = ThreadIdentity.current
+        return state.withLock { state in
+            guard let thread = state.thread, thread == me else { return false }
+            if state.tracking == nil { state.tracking = tracking }
+            return true
+        }
+    }
+
+    func perform(with handle: ScopeHandle) -> ObservationTracking? {
+        state.withLock { $0.thread = ThreadIdentity.current }
+        handle.announceChange()
+        return state.withLock { state in
+            state.thread = nil
+            return state.tracking.take()
+        }
+    }
+}
+
+/// The calling thread, comparable.
+private struct ThreadIdentity: Equatable {
+    #if canImport(WinSDK)
+    let id: DWORD
+    static var current: ThreadIdentity { ThreadIdentity(id: GetCurrentThreadId()) }
+    #else
+    let id: pthread_t
+    static var current: ThreadIdentity { ThreadIdentity(id: pthread_self()) }
+    static func == (lhs: ThreadIdentity, rhs: ThreadIdentity) -> Bool { pthread_equal(lhs.id, rhs.id) != 0 }
+    #endif
+}
