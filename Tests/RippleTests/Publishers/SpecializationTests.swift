@@ -38,7 +38,7 @@ import Testing
     @Test func optionalResultAndSequence() {
         let optional: Optional<String>.Publisher = Optional(2).publisher.map { "\($0)" }
         #expect(optional.output == "2")
-        #expect(Optional<Int>.none.publisher.count().output == 0)
+        #expect(Optional<Int>.none.publisher.count().output == nil)  // as in Combine: no value, no count
         let result: Result<Int, TestError>.Publisher = Result<Int, TestError>.Publisher(.success(1)).map { $0 + 1 }
         #expect(Recorder(for: result).values == [2])
         let mappedError = Result<Int, TestError>.Publisher(.failure(TestError(id: 4))).mapError { _ in TestError(id: 5) }
