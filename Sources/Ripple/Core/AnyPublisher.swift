@@ -9,7 +9,9 @@
 /// // Prints "1", "2"
 /// ```
 @frozen
-public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
+public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline
     internal let box: any Publisher<Output, Failure>
 
@@ -29,6 +31,9 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     }
 
     public var description: String { "AnyPublisher" }
+
+    /// The description, as Combine shows a type-erased publisher in a playground.
+    public var playgroundDescription: Any { description }
 }
 
 extension Publisher {

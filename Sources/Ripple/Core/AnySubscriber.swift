@@ -3,7 +3,9 @@
 /// Wrapping a subscriber keeps its ``combineIdentifier``, so publishers that track subscribers by
 /// identity see the wrapped one.
 @frozen
-public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline
     internal let receiveSubscriptionBody: ((any Subscription) -> Void)?
     @usableFromInline
@@ -13,8 +15,10 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     public let combineIdentifier: CombineIdentifier
 
+    /// What the description, mirror and playground description come from: the wrapped subscriber
+    /// or subject, or `nil` for closures.
     @usableFromInline
-    internal let descriptionBody: () -> String
+    internal let wrapped: Any?
 
     /// Creates a type-erasing subscriber to wrap an existing subscriber.
     @inlinable
@@ -27,7 +31,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveValueBody = s.receive(_:)
         receiveCompletionBody = s.receive(completion:)
         combineIdentifier = s.combineIdentifier
-        descriptionBody = { String(describing: s) }
+        wrapped = s
     }
 
     /// Creates a type-erasing subscriber that forwards to a subject: values and completions are sent
@@ -43,7 +47,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         }
         receiveCompletionBody = { completion in s.send(completion: completion) }
         combineIdentifier = CombineIdentifier(s)
-        descriptionBody = { String(describing: s) }
+        wrapped = s
     }
 
     /// Creates a type-erasing subscriber that executes the provided closures.
@@ -58,7 +62,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveValueBody = receiveValue
         receiveCompletionBody = receiveCompletion
         combineIdentifier = CombineIdentifier()
-        descriptionBody = { "Anonymous AnySubscriber" }
+        wrapped = nil
     }
 
     @inlinable
@@ -76,5 +80,25 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveCompletionBody?(completion)
     }
 
-    public var description: String { descriptionBody() }
+    /// The wrapped subscriber's description ("Anonymous AnySubscriber" for closures).
+    public var description: String {
+        guard let wrapped else { return "Anonymous AnySubscriber" }
+        return String(describing: wrapped)
+    }
+
+    /// The wrapped subscriber's mirror (an empty one for closures or a subscriber without one).
+    public var customMirror: Mirror {
+        if let wrapped, let reflectable = wrapped as? any CustomReflectable { return reflectable.customMirror }
+        return Mirror(self, children: [:])
+    }
+
+    /// The wrapped subscriber's playground description, else its description, else its type's name.
+    public var playgroundDescription: Any {
+        guard let wrapped else { return description }
+        if let displayable = wrapped as? any CustomPlaygroundDisplayConvertible {
+            return displayable.playgroundDescription
+        }
+        if let describable = wrapped as? any CustomStringConvertible { return describable.description }
+        return String(describing: type(of: wrapped))
+    }
 }

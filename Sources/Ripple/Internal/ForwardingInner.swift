@@ -1,10 +1,12 @@
 /// The subscriber behind stateless operators (map, filter, compactMap): it hands the upstream
-/// subscription straight to the downstream and transforms each value; `nil` drops the value and
-/// returns `.max(1)` upstream so the downstream's demand is still met.
+/// subscription straight to the downstream — as Combine's do — and transforms each value; `nil`
+/// drops the value and returns `.max(1)` upstream so the downstream's demand is still met.
 ///
 /// A struct: no allocation per subscription, none per value, no lock (calls are serial by contract).
 @usableFromInline
-struct ForwardingInner<Downstream: Subscriber, Input>: Subscriber, CustomStringConvertible {
+struct ForwardingInner<Downstream: Subscriber, Input>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline typealias Failure = Downstream.Failure
 
     @usableFromInline let downstream: Downstream
@@ -21,6 +23,8 @@ struct ForwardingInner<Downstream: Subscriber, Input>: Subscriber, CustomStringC
     }
 
     @usableFromInline var description: String { name }
+    @usableFromInline var playgroundDescription: Any { name }
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @inlinable
     func receive(subscription: any Subscription) {
@@ -39,57 +43,22 @@ struct ForwardingInner<Downstream: Subscriber, Input>: Subscriber, CustomStringC
     }
 }
 
-/// The subscriber behind `try` operators: like ``ForwardingInner``, but a thrown error cancels the
-/// upstream *before* the failure is sent downstream, and everything after it is ignored.
-///
-/// Its state is touched only from the upstream's (serial) calls, so it needs no lock.
-final class TryForwardingInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber,
-    CustomStringConvertible
-where Downstream.Failure == any Error {
-    typealias Failure = UpstreamFailure
-
-    private let downstream: Downstream
-    private let name: String
-    private let transform: (Input) throws -> Downstream.Input?
-    private var upstream: (any Subscription)?
-    private var terminated = false
-
-    init(downstream: Downstream, name: String, transform: @escaping (Input) throws -> Downstream.Input?) {
-        self.downstream = downstream
-        self.name = name
-        self.transform = transform
-    }
-
-    var description: String { name }
-
-    func receive(subscription: any Subscription) {
-        guard upstream == nil, !terminated else {
-            subscription.cancel()
-            return
+extension StepInner where Downstream.Failure == any Error {
+    /// The inner of `try` operators that transform or filter (tryMap, tryFilter, tryCompactMap,
+    /// encode, decode …): `nil` drops the value (`.max(1)` upstream), a thrown error cancels the
+    /// upstream and fails.
+    static func trying(
+        downstream: Downstream, name: String, mirrorsDownstream: Bool = true,
+        transform: @escaping (Input) throws -> Downstream.Input?
+    ) -> StepInner {
+        StepInner(downstream: downstream, name: name, mirrorsDownstream: mirrorsDownstream, mapFailure: { $0 }) {
+            input in
+            do {
+                guard let output = try transform(input) else { return .drop }
+                return .send(output)
+            } catch {
+                return .fail(error)
+            }
         }
-        upstream = subscription
-        downstream.receive(subscription: subscription)
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        guard !terminated else { return .none }
-        do {
-            guard let output = try transform(input) else { return .max(1) }
-            return downstream.receive(output)
-        } catch {
-            terminated = true
-            let upstream = self.upstream
-            self.upstream = nil
-            upstream?.cancel()
-            downstream.receive(completion: .failure(error))
-            return .none
-        }
-    }
-
-    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard !terminated else { return }
-        terminated = true
-        upstream = nil
-        downstream.receive(completion: completion.mapFailure { $0 as any Error })
     }
 }

@@ -8,7 +8,9 @@
 /// forward demand upstream. Rules kept here for all of them: a second subscription, or one after
 /// termination, is cancelled; requesting `.none` traps; cancel releases the
 /// downstream outside the lock.
-class OperatorInner<Downstream: Subscriber, Extra>: Subscription, CustomStringConvertible {
+class OperatorInner<Downstream: Subscriber, Extra>: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     struct State {
         var upstream = UpstreamStatus.awaitingSubscription
         var downstream: Downstream?
@@ -27,6 +29,8 @@ class OperatorInner<Downstream: Subscriber, Extra>: Subscription, CustomStringCo
     }
 
     var description: String { name }
+    var playgroundDescription: Any { name }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     /// What the operator asks of the upstream as soon as it is subscribed.
     var initialUpstreamDemand: Subscribers.Demand { .none }

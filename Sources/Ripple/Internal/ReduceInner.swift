@@ -6,7 +6,7 @@
 /// "the answer is known": the upstream is cancelled at once and the result published. A step that
 /// throws cancels the upstream and fails (the `try` variants).
 final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     typealias Failure = UpstreamFailure
     typealias Output = Downstream.Input
@@ -46,6 +46,13 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
     }
 
     var description: String { name }
+    var playgroundDescription: Any { name }
+
+    /// As Combine's reducing inners: the downstream and the result so far.
+    var customMirror: Mirror {
+        let downstream = lock.withLock { state.downstream }
+        return Mirror(self, children: ["downstream": downstream as Any, "result": result as Any])
+    }
 
     // MARK: Upstream side
 
@@ -123,7 +130,9 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
             lock.unlock()
             return
         }
-        if case .finished = completion, result != nil, !state.demanded {
+        // As Combine: a finished stream waits for the downstream's first request, with a result
+        // or without one (an empty upstream's `first()` finishes only once asked).
+        if case .finished = completion, !state.demanded {
             lock.unlock()
             return
         }

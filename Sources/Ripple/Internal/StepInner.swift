@@ -10,63 +10,124 @@ enum OperatorStep<Output, Failure: Error> {
     case fail(Failure)
 }
 
-/// The subscriber behind serial operators that may end the stream early (prefix(while:), and the
-/// `try` variants of stateful operators). It forwards the upstream subscription; a `.finish` or
-/// `.fail` step cancels the upstream *before* the completion goes downstream, and everything after
-/// it is ignored.
+/// The subscriber behind serial operators that are their own subscription in Combine (the `try`
+/// variants, removeDuplicates, drop(while:), prefix(while:)): it hands *itself* downstream as the
+/// subscription, forwards requests upstream while subscribed (none after termination), and runs
+/// a step per value. A `.finish` or `.fail` step cancels the upstream *before* the completion goes
+/// downstream, and everything after it is ignored.
 ///
-/// Its state is touched only from the upstream's serial calls, so it needs no lock.
-final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber, CustomStringConvertible {
+/// Its lock guards the status only; the step runs unlocked (the upstream's calls are serial).
+/// The downstream is released on termination.
+final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
     typealias Failure = UpstreamFailure
     typealias Step = OperatorStep<Downstream.Input, Downstream.Failure>
 
-    private let downstream: Downstream
+    private struct State {
+        var upstream = UpstreamStatus.awaitingSubscription
+        var downstream: Downstream?
+    }
+
+    private let lock = Lock()
+    private var state: State
     private let name: String
+    private let mirrorsDownstream: Bool
     private let step: (Input) -> Step
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
-    private var status = UpstreamStatus.awaitingSubscription
 
+    /// - Parameter mirrorsDownstream: whether `customMirror` shows the downstream (Combine's
+    ///   filtering inners do; drop(while:) and tryScan show nothing).
     init(
-        downstream: Downstream, name: String, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
-        step: @escaping (Input) -> Step
+        downstream: Downstream, name: String, mirrorsDownstream: Bool = true,
+        mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure, step: @escaping (Input) -> Step
     ) {
-        self.downstream = downstream
+        state = State(downstream: downstream)
         self.name = name
+        self.mirrorsDownstream = mirrorsDownstream
         self.step = step
         self.mapFailure = mapFailure
     }
 
     var description: String { name }
 
+    var playgroundDescription: Any { description }
+
+    var customMirror: Mirror {
+        guard mirrorsDownstream else { return Mirror(self, children: [:]) }
+        let downstream = lock.withLock { state.downstream }
+        return Mirror(self, children: ["downstream": downstream as Any])
+    }
+
     func receive(subscription: any Subscription) {
-        guard status.accept(subscription) else {
+        lock.lock()
+        guard let downstream = state.downstream, state.upstream.accept(subscription) else {
+            lock.unlock()
             subscription.cancel()
             return
         }
-        downstream.receive(subscription: subscription)
+        lock.unlock()
+        downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard case .subscribed = status else { return .none }
+        lock.lock()
+        guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
         switch step(input) {
         case .send(let output):
             return downstream.receive(output)
         case .drop:
             return .max(1)
         case .finish:
-            status.terminate()?.cancel()
+            terminate()?.cancel()
             downstream.receive(completion: .finished)
         case .fail(let error):
-            status.terminate()?.cancel()
+            terminate()?.cancel()
             downstream.receive(completion: .failure(error))
         }
         return .none
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard !status.isTerminal else { return }
-        status = .terminal
+        lock.lock()
+        guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            lock.unlock()
+            return
+        }
+        state.upstream = .terminal
+        state.downstream = nil
+        lock.unlock()
         downstream.receive(completion: completion.mapFailure(mapFailure))
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        lock.withLock { state.upstream.subscription }?.request(demand)
+    }
+
+    func cancel() {
+        let released: Downstream?
+        lock.lock()
+        let upstream = state.upstream.terminate()
+        released = state.downstream
+        state.downstream = nil
+        lock.unlock()
+        upstream?.cancel()
+        _ = released
+    }
+
+    /// Marks the stream ended; returns the upstream to cancel. The downstream is released by the
+    /// caller's local going out of scope after it has completed it.
+    private func terminate() -> (any Subscription)? {
+        lock.lock()
+        let upstream = state.upstream.terminate()
+        state.downstream = nil
+        lock.unlock()
+        return upstream
     }
 }
 

@@ -33,7 +33,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let encoder = self.encoder
-            upstream.subscribe(TryForwardingInner(downstream: subscriber, name: "Encode") { try encoder.encode($0) })
+            upstream.subscribe(StepInner.trying(downstream: subscriber, name: "Encode") { try encoder.encode($0) })
         }
     }
 
@@ -56,7 +56,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let decoder = self.decoder
             upstream.subscribe(
-                TryForwardingInner(downstream: subscriber, name: "Decode") { try decoder.decode(Output.self, from: $0) })
+                StepInner.trying(downstream: subscriber, name: "Decode") { try decoder.decode(Output.self, from: $0) })
         }
     }
 }

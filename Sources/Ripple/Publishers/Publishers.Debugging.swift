@@ -72,12 +72,12 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
-            upstream.handleEvents(
-                receiveSubscription: { if onSubscription?($0) == true { raiseDebuggerSignal() } },
-                receiveOutput: { if onOutput?($0) == true { raiseDebuggerSignal() } },
-                receiveCompletion: { if onCompletion?($0) == true { raiseDebuggerSignal() } }
-            ).subscribe(subscriber)
+            // As Combine's, it passes the upstream subscription through; it keeps the closures
+            // only, never `self` (the upstream publisher is not kept alive by the subscription).
+            upstream.subscribe(
+                BreakpointInner(
+                    downstream: subscriber, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+                    receiveCompletion: receiveCompletion))
         }
     }
 
@@ -253,5 +253,39 @@ where Downstream.Input == Input, Downstream.Failure == Never {
             let lead = prefix.isEmpty ? "" : prefix + ": "
             fatalError("\(lead)\(file):\(line): \(error)", file: file, line: line)
         }
+    }
+}
+
+/// `breakpoint`'s subscriber: it checks each event against its closures and passes the upstream
+/// subscription straight through, as Combine's does.
+private struct BreakpointInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    let downstream: Downstream
+    let receiveSubscription: ((any Subscription) -> Bool)?
+    let receiveOutput: ((Input) -> Bool)?
+    let receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
+    let combineIdentifier = CombineIdentifier()
+
+    var description: String { "Breakpoint" }
+    var playgroundDescription: Any { description }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    func receive(subscription: any Subscription) {
+        if receiveSubscription?(subscription) == true { raiseDebuggerSignal() }
+        downstream.receive(subscription: subscription)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        if receiveOutput?(input) == true { raiseDebuggerSignal() }
+        return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        if receiveCompletion?(completion) == true { raiseDebuggerSignal() }
+        downstream.receive(completion: completion)
     }
 }

@@ -1,7 +1,13 @@
 extension Publishers {
     /// A publisher that omits a specified number of elements before republishing later elements.
     ///
-    /// Each omitted element returns `.max(1)` upstream, so the downstream still gets what it asked for.
+    /// As Combine's, it hands the downstream its subscription *before* subscribing upstream, and
+    /// asks the upstream for the elements it will omit up front: the first request upstream is
+    /// `count` plus whatever the downstream asked for so far. The omitted elements return `.none`.
+    ///
+    /// Differs from Combine: a cancel made before the upstream subscription arrives is final — that
+    /// subscription is cancelled on arrival and nothing is delivered. Combine's ignores such an
+    /// early cancel, then requests and delivers.
     public struct Drop<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -19,17 +25,9 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let remaining = PreviousValue<Int>()
-            remaining.value = count
-            upstream.subscribe(
-                ForwardingInner(downstream: subscriber, name: "Drop") { value in
-                    // Serial calls by contract: `remaining` needs no lock.
-                    if remaining.value! > 0 {
-                        remaining.value! -= 1
-                        return nil
-                    }
-                    return value
-                })
+            let inner = DropInner(downstream: subscriber, count: count)
+            subscriber.receive(subscription: inner)
+            upstream.subscribe(inner)
         }
     }
 }
@@ -45,5 +43,100 @@ extension Publisher {
     /// ```
     public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
         Publishers.Drop(upstream: self, count: count)
+    }
+}
+
+/// The subscription `dropFirst` hands downstream: demand asked for before the upstream arrives is
+/// kept and requested (with the elements to omit) once it does.
+private final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private struct State {
+        var upstream = UpstreamStatus.awaitingSubscription
+        var downstream: Downstream?
+        /// Requested by the downstream before the upstream subscription arrived.
+        var pending = Subscribers.Demand.none
+    }
+
+    private let lock = Lock()
+    private var state: State
+    /// Touched only from the upstream's serial calls.
+    private var remaining: Int
+
+    init(downstream: Downstream, count: Int) {
+        state = State(downstream: downstream)
+        remaining = count
+    }
+
+    var description: String { "Drop" }
+    var playgroundDescription: Any { description }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard state.downstream != nil, state.upstream.accept(subscription) else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        let first = state.pending + remaining
+        state.pending = .none
+        lock.unlock()
+        if first > 0 { subscription.request(first) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        if remaining > 0 {
+            // Already asked for up front.
+            remaining -= 1
+            return .none
+        }
+        return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            lock.unlock()
+            return
+        }
+        state.upstream = .terminal
+        state.downstream = nil
+        lock.unlock()
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        require(demand > 0, "Drop: demand must be greater than zero (got \(demand))")
+        lock.lock()
+        switch state.upstream {
+        case .awaitingSubscription:
+            state.pending += demand
+            lock.unlock()
+        case .subscribed(let upstream):
+            lock.unlock()
+            upstream.request(demand)
+        case .terminal:
+            lock.unlock()
+        }
+    }
+
+    func cancel() {
+        lock.lock()
+        let upstream = state.upstream.terminate()
+        let released = state.downstream
+        state.downstream = nil
+        lock.unlock()
+        upstream?.cancel()
+        _ = released
     }
 }

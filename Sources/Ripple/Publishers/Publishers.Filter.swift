@@ -20,6 +20,8 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            // The closure captures `isIncluded`, never `self`: the upstream publisher is not kept alive.
+            let isIncluded = self.isIncluded
             upstream.subscribe(ForwardingInner(downstream: subscriber, name: "Filter") { isIncluded($0) ? $0 : nil })
         }
     }
@@ -41,8 +43,9 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            let isIncluded = self.isIncluded
             upstream.subscribe(
-                TryForwardingInner(downstream: subscriber, name: "TryFilter") { try isIncluded($0) ? $0 : nil })
+                StepInner.trying(downstream: subscriber, name: "TryFilter") { try isIncluded($0) ? $0 : nil })
         }
     }
 }

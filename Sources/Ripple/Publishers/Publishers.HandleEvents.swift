@@ -35,7 +35,12 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(HandleEventsInner(downstream: subscriber, events: self))
+            // The inner keeps the closures only, never `self`: the upstream publisher is not kept
+            // alive by the subscription.
+            let handlers = EventHandlers(
+                receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+                receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)
+            upstream.subscribe(HandleEventsInner(downstream: subscriber, events: handlers))
         }
     }
 }
@@ -62,16 +67,25 @@ extension Publisher {
     }
 }
 
+/// The closures of one `handleEvents` subscription.
+private struct EventHandlers<Input, Failure: Error> {
+    var receiveSubscription: ((any Subscription) -> Void)?
+    var receiveOutput: ((Input) -> Void)?
+    var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    var receiveCancel: (() -> Void)?
+    var receiveRequest: ((Subscribers.Demand) -> Void)?
+}
+
 /// Sits between upstream and downstream (as both subscriber and subscription) to report events.
-private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible
-where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+private final class HandleEventsInner<Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
 
     private struct State {
         var upstream: (any Subscription)?
-        var events: Publishers.HandleEvents<Upstream>?
+        var events: EventHandlers<Input, Failure>?
         var terminated = false
     }
 
@@ -79,14 +93,16 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     private var state: State
     private let downstream: Downstream
 
-    init(downstream: Downstream, events: Publishers.HandleEvents<Upstream>) {
+    init(downstream: Downstream, events: EventHandlers<Input, Failure>) {
         self.downstream = downstream
         state = State(events: events)
     }
 
     var description: String { "HandleEvents" }
+    var playgroundDescription: Any { description }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
-    private var events: Publishers.HandleEvents<Upstream>? {
+    private var events: EventHandlers<Input, Failure>? {
         lock.withLock { state.events }
     }
 

@@ -17,7 +17,8 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ForwardingInner(downstream: subscriber, name: "Map") { transform($0) })
+            // The inner holds the closure, never `self`: the upstream publisher is not kept alive.
+            upstream.subscribe(ForwardingInner(downstream: subscriber, name: "Map", transform: transform))
         }
     }
 
@@ -38,7 +39,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.subscribe(TryForwardingInner(downstream: subscriber, name: "TryMap") { try transform($0) })
+            upstream.subscribe(StepInner.trying(downstream: subscriber, name: "TryMap", transform: transform))
         }
     }
 }

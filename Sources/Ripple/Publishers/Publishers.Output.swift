@@ -40,67 +40,96 @@ extension Publisher {
     }
 }
 
-/// Counts elements against a range. Its state is touched only from the upstream's serial calls.
-private final class OutputInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+/// Counts elements against a range; it is the downstream's subscription (as in Combine).
+///
+/// Combine's moment of finishing: elements before the range return `.max(1)` upstream; the
+/// element *after* the range's last one cancels the upstream and finishes (so `prefix(2)` over a
+/// subject finishes when a third value is sent, not right after the second).
+private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private let downstream: Downstream
-    private let range: CountableRange<Int>
-    private var index = 0
-    private var upstream: (any Subscription)?
-    private var terminated = false
+    private struct State {
+        var upstream = UpstreamStatus.awaitingSubscription
+        var downstream: Downstream?
+    }
+
+    private let lock = Lock()
+    private var state: State
+    /// Touched only from the upstream's serial calls.
+    private var remainingUntilStart: Int
+    private var remainingCount: Int
 
     init(downstream: Downstream, range: CountableRange<Int>) {
-        self.downstream = downstream
-        self.range = range
+        state = State(downstream: downstream)
+        remainingUntilStart = range.lowerBound
+        remainingCount = range.count
     }
 
     var description: String { "Output" }
+    var playgroundDescription: Any { description }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     func receive(subscription: any Subscription) {
-        guard upstream == nil, !terminated else {
+        lock.lock()
+        guard let downstream = state.downstream, state.upstream.accept(subscription) else {
+            lock.unlock()
             subscription.cancel()
             return
         }
-        if range.isEmpty {
-            // Nothing can ever be published: stop the upstream and finish.
-            terminated = true
-            subscription.cancel()
-            downstream.receive(subscription: Subscriptions.empty)
-            downstream.receive(completion: .finished)
-            return
-        }
-        upstream = subscription
-        downstream.receive(subscription: subscription)
+        lock.unlock()
+        downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard !terminated else { return .none }
-        let position = index
-        index += 1
-        if position < range.lowerBound {
-            return .max(1)
-        }
-        let isLast = position == range.upperBound - 1
-        if isLast {
-            terminated = true
-            let upstream = self.upstream
-            self.upstream = nil
-            upstream?.cancel()
-        }
-        let more = downstream.receive(input)
-        if isLast {
-            downstream.receive(completion: .finished)
+        lock.lock()
+        guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            lock.unlock()
             return .none
         }
-        return more
+        lock.unlock()
+        if remainingUntilStart > 0 {
+            remainingUntilStart -= 1
+            return .max(1)
+        }
+        if remainingCount > 0 {
+            remainingCount -= 1
+            return downstream.receive(input)
+        }
+        lock.lock()
+        let upstream = state.upstream.terminate()
+        state.downstream = nil
+        lock.unlock()
+        upstream?.cancel()
+        downstream.receive(completion: .finished)
+        return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard !terminated else { return }
-        terminated = true
-        upstream = nil
+        lock.lock()
+        guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            lock.unlock()
+            return
+        }
+        state.upstream = .terminal
+        state.downstream = nil
+        lock.unlock()
         downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        lock.withLock { state.upstream.subscription }?.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        let upstream = state.upstream.terminate()
+        let released = state.downstream
+        state.downstream = nil
+        lock.unlock()
+        upstream?.cancel()
+        _ = released
     }
 }

@@ -20,11 +20,11 @@ extension Publishers {
             let previous = PreviousValue<Output>()
             let predicate = self.predicate
             upstream.subscribe(
-                ForwardingInner(downstream: subscriber, name: "RemoveDuplicates") { value in
+                StepInner(downstream: subscriber, name: "RemoveDuplicates", mapFailure: { $0 }) { value in
                     // Serial calls by contract: `previous` needs no lock.
-                    if let last = previous.value, predicate(last, value) { return nil }
+                    if let last = previous.value, predicate(last, value) { return .drop }
                     previous.value = value
-                    return value
+                    return .send(value)
                 })
         }
     }

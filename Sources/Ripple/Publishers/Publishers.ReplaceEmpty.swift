@@ -3,6 +3,9 @@ extension Publishers {
     ///
     /// Values and failures pass through; if the upstream finishes without a value, `output` is
     /// published (once the downstream has demand) and then `.finished`.
+    ///
+    /// Differs from Combine: it asks its upstream for exactly the downstream's demand. Combine's
+    /// asks for `.unlimited` on top of it and can then deliver more values than were requested.
     public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

@@ -29,7 +29,7 @@ extension Publishers {
             accumulator.value = initialResult
             let next = nextPartialResult
             upstream.subscribe(
-                TryForwardingInner(downstream: subscriber, name: "TryScan") { value in
+                StepInner.trying(downstream: subscriber, name: "TryScan", mirrorsDownstream: false) { value in
                     let result = try next(accumulator.value!, value)
                     accumulator.value = result
                     return result
@@ -55,7 +55,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.subscribe(TryForwardingInner(downstream: subscriber, name: "TryCompactMap", transform: transform))
+            upstream.subscribe(StepInner.trying(downstream: subscriber, name: "TryCompactMap", transform: transform))
         }
     }
 
@@ -80,7 +80,7 @@ extension Publishers {
             let previous = PreviousValue<Output>()
             let predicate = self.predicate
             upstream.subscribe(
-                TryForwardingInner(downstream: subscriber, name: "TryRemoveDuplicates") { value in
+                StepInner.trying(downstream: subscriber, name: "TryRemoveDuplicates") { value in
                     if let last = previous.value, try predicate(last, value) { return nil }
                     previous.value = value
                     return value
@@ -109,10 +109,11 @@ extension Publishers {
             dropping.value = true
             let predicate = self.predicate
             upstream.subscribe(
-                ForwardingInner(downstream: subscriber, name: "DropWhile") { value in
-                    if dropping.value!, predicate(value) { return nil }
+                StepInner(downstream: subscriber, name: "DropWhile", mirrorsDownstream: false, mapFailure: { $0 }) {
+                    value in
+                    if dropping.value!, predicate(value) { return .drop }
                     dropping.value = false
-                    return value
+                    return .send(value)
                 })
         }
     }
@@ -139,7 +140,7 @@ extension Publishers {
             dropping.value = true
             let predicate = self.predicate
             upstream.subscribe(
-                TryForwardingInner(downstream: subscriber, name: "TryDropWhile") { value in
+                StepInner.trying(downstream: subscriber, name: "TryDropWhile", mirrorsDownstream: false) { value in
                     if dropping.value!, try predicate(value) { return nil }
                     dropping.value = false
                     return value

@@ -61,11 +61,19 @@ extension DispatchQueue: Scheduler {
             public var timeInterval: DispatchTimeInterval { .nanoseconds(magnitude) }
 
             /// Creates a dispatch queue time interval from a dispatch time interval.
+            ///
+            /// A value too large for nanoseconds in an `Int` clamps (`.seconds(.max)` is the longest
+            /// interval there is, as in Combine), instead of wrapping around to a negative one.
             public init(_ timeInterval: DispatchTimeInterval) {
+                func clamped(_ value: Int, times factor: Int) -> Int {
+                    let (product, overflow) = value.multipliedReportingOverflow(by: factor)
+                    guard overflow else { return product }
+                    return value < 0 ? .min : .max
+                }
                 switch timeInterval {
-                case .seconds(let s): magnitude = s.multipliedReportingOverflow(by: 1_000_000_000).partialValue
-                case .milliseconds(let ms): magnitude = ms.multipliedReportingOverflow(by: 1_000_000).partialValue
-                case .microseconds(let us): magnitude = us.multipliedReportingOverflow(by: 1_000).partialValue
+                case .seconds(let s): magnitude = clamped(s, times: 1_000_000_000)
+                case .milliseconds(let ms): magnitude = clamped(ms, times: 1_000_000)
+                case .microseconds(let us): magnitude = clamped(us, times: 1_000)
                 case .nanoseconds(let ns): magnitude = ns
                 case .never: magnitude = .max
                 @unknown default: magnitude = .max

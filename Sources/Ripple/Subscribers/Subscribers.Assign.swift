@@ -4,7 +4,7 @@ extension Subscribers {
     /// It holds the object strongly until completion or cancellation. Values that arrive before
     /// the subscription are ignored.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
-        @unchecked Sendable
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
         public typealias Failure = Never
 
@@ -26,7 +26,23 @@ extension Subscribers {
             self.keyPath = keyPath
         }
 
-        public var description: String { "Assign \(Root.self)" }
+        /// Combine's description: "Assign" and the root type, with a period ("Assign Model.").
+        public var description: String { "Assign \(Root.self)." }
+
+        /// As Combine's: the object (`nil` once terminated), the key path and the subscription status.
+        public var customMirror: Mirror {
+            let (object, status) = lock.withLock { (root, self.status) }
+            let statusDescription: String
+            switch status {
+            case .awaitingSubscription: statusDescription = "awaiting subscription"
+            case .subscribed(let subscription): statusDescription = "subscribed: \(subscription)"
+            case .terminal: statusDescription = "terminal"
+            }
+            return Mirror(self, children: ["object": object as Any, "keyPath": keyPath, "status": statusDescription])
+        }
+
+        /// The description, as Combine shows it in a playground.
+        public var playgroundDescription: Any { description }
 
         public func receive(subscription: any Subscription) {
             lock.lock()

@@ -4,7 +4,7 @@ extension Subscribers {
     /// It calls `receiveValue` for every value and `receiveCompletion` once. After completion or
     /// cancellation it releases both closures and ignores everything that still arrives.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
-        @unchecked Sendable
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
         @usableFromInline
         struct State {
@@ -45,7 +45,14 @@ extension Subscribers {
             state = State(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
         }
 
+        /// Combine's name for it: "Sink".
         public var description: String { "Sink" }
+
+        /// Combine's mirror of a sink: no children.
+        public var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        /// The description, as Combine shows a sink in a playground.
+        public var playgroundDescription: Any { description }
 
         @inlinable
         public func receive(subscription: any Subscription) {

@@ -16,8 +16,12 @@ import Testing
         #expect(recorder.events == [.subscription, .value(1), .finished])
     }
 
-    @Test func emptyUpstreamJustFinishes() {
-        #expect(Recorder(for: Empty<Int, Never>().first(), demand: nil).events == [.subscription, .finished])
+    @Test func emptyUpstreamFinishesOnceAsked() {
+        // As Combine: a finished upstream's `.finished` waits for the downstream's first request.
+        let recorder = Recorder(for: Empty<Int, Never>().first(), demand: nil)
+        #expect(recorder.events == [.subscription])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.subscription, .finished])
     }
 
     @Test func failureIsForwardedWithoutDemand() {

@@ -8,6 +8,10 @@ import Testing
         // Rule 24: elements before the index give their demand back.
         #expect(upstream.send(10) == .max(1))
         upstream.send(11)
+        // Combine's moment: the element after the range cancels the upstream and finishes.
+        #expect(!upstream.subscription.cancelled)
+        #expect(recorder.events == [.subscription, .value(11)])
+        #expect(upstream.send(12) == .none)
         #expect(upstream.subscription.cancelled)
         #expect(recorder.events == [.subscription, .value(11), .finished])
     }

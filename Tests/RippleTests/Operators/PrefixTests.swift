@@ -17,9 +17,14 @@ import Testing
         #expect(Recorder(for: [1].publisher.prefix(3)).events == [.subscription, .value(1), .finished])
     }
 
-    @Test func zeroFinishesAtOnce() {
+    @Test func zeroFinishesOnTheFirstElement() {
+        // Combine's moment: nothing happens until an element arrives; that element cancels the
+        // upstream and finishes.
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder(for: upstream.prefix(0))
+        #expect(recorder.events == [.subscription])
+        #expect(!upstream.subscription.cancelled)
+        upstream.send(1)
         #expect(recorder.events == [.subscription, .finished])
         #expect(upstream.subscription.cancelled)
     }

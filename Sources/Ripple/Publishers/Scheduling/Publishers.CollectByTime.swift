@@ -60,6 +60,8 @@ extension Publisher {
 
 private struct CollectByTimeState<Element> {
     var group: [Element] = []
+    /// Groups that reached the count (`.byTimeOrCount`), each published whole, oldest first.
+    var full: [[Element]] = []
     var clock: (any Cancellable)?
 }
 
@@ -99,41 +101,55 @@ where Downstream.Input == [Element] {
         previous?.cancel()
     }
 
-    /// Publishes the gathered elements if there are any and the downstream has demand.
-    private func publishGroup() {
-        let group = lock.withLock { () -> [Element]? in
-            guard state.downstream != nil, !state.extra.group.isEmpty, state.demand > 0 else { return nil }
-            defer { state.extra.group = [] }
-            return state.extra.group
+    /// Publishes the full groups, then (on a tick of the clock) the elements gathered so far,
+    /// while the downstream has demand (what finds none keeps waiting).
+    private func publishGroup(includingPartial: Bool = true) {
+        while true {
+            let group = lock.withLock { () -> [Element]? in
+                guard state.downstream != nil, state.demand > 0 else { return nil }
+                if !state.extra.full.isEmpty { return state.extra.full.removeFirst() }
+                guard includingPartial, !state.extra.group.isEmpty else { return nil }
+                defer { state.extra.group = [] }
+                return state.extra.group
+            }
+            guard let group, deliver(group) else { return }
         }
-        if let group { deliver(group) }
     }
 
     func receive(_ input: Element) -> Subscribers.Demand {
         let full = lock.withLock { () -> Bool in
             guard state.downstream != nil else { return false }
             state.extra.group.append(input)
-            return count.map { state.extra.group.count >= $0 } ?? false
+            guard let count, state.extra.group.count >= count else { return false }
+            // The group is complete now: later elements start the next one ([[1, 2], [3]], not
+            // [[1, 2, 3]] when the scheduled delivery runs after 3 arrived).
+            state.extra.full.append(state.extra.group)
+            state.extra.group = []
+            return true
         }
         if full {
-            scheduler.schedule(options: options) { [self] in publishGroup() }
+            scheduler.schedule(options: options) { [self] in publishGroup(includingPartial: false) }
             startClock()
         }
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        let (group, clock) = lock.withLock { () -> ([Element], (any Cancellable)?) in
+        let (groups, clock) = lock.withLock { () -> ([[Element]], (any Cancellable)?) in
             state.upstream = .terminal
             defer {
+                state.extra.full = []
                 state.extra.group = []
                 state.extra.clock = nil
             }
-            return (state.extra.group, state.extra.clock)
+            let groups = state.extra.full + (state.extra.group.isEmpty ? [] : [state.extra.group])
+            return (groups, state.extra.clock)
         }
         clock?.cancel()
         scheduler.schedule(options: options) { [self] in
-            if case .finished = completion, !group.isEmpty { deliver(group) }
+            if case .finished = completion {
+                for group in groups { deliver(group) }
+            }
             complete(completion)
         }
     }

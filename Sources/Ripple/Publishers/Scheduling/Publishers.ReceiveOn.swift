@@ -118,51 +118,82 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: 
     }
 }
 
+/// `subscribe(on:)`'s subscription: requests and cancels are scheduled, deliveries are
+/// synchronous. After a cancel nothing more reaches the downstream, even when the upstream (whose
+/// cancel is still scheduled) keeps sending.
 private final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
+    private struct State {
+        var upstream = UpstreamStatus.awaitingSubscription
+        var downstream: Downstream?
+    }
+
     private let lock = Lock()
-    private var upstream = UpstreamStatus.awaitingSubscription
-    private let downstream: Downstream
+    private var state: State
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.downstream = downstream
+        state = State(downstream: downstream)
         self.scheduler = scheduler
         self.options = options
     }
 
     var description: String { "SubscribeOn" }
+    var playgroundDescription: Any { description }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     func receive(subscription: any Subscription) {
-        guard lock.withLock({ upstream.accept(subscription) }) else {
+        lock.lock()
+        guard let downstream = state.downstream, state.upstream.accept(subscription) else {
+            lock.unlock()
             subscription.cancel()
             return
         }
+        lock.unlock()
         downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        downstream.receive(input)
+        lock.lock()
+        guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        return downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.withLock { upstream = .terminal }
+        lock.lock()
+        guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            lock.unlock()
+            return
+        }
+        state.upstream = .terminal
+        state.downstream = nil
+        lock.unlock()
         downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
         require(demand > 0, "SubscribeOn: demand must be greater than zero (got \(demand))")
-        guard let subscription = lock.withLock({ upstream.subscription }) else { return }
+        guard let subscription = lock.withLock({ state.upstream.subscription }) else { return }
         scheduler.schedule(options: options) { subscription.request(demand) }
     }
 
     func cancel() {
-        guard let subscription = lock.withLock({ upstream.terminate() }) else { return }
+        lock.lock()
+        let subscription = state.upstream.terminate()
+        let released = state.downstream
+        state.downstream = nil
+        lock.unlock()
+        _ = released
+        guard let subscription else { return }
         scheduler.schedule(options: options) { subscription.cancel() }
     }
 }
