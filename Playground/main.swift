@@ -1,5 +1,5 @@
-// The Ripple Playground: runnable chapters that go with the README and the study notes in the
-// project's seeds. `swift run Playground` runs every chapter; `swift run Playground 1` runs one;
+// The Ripple Playground: runnable chapters that go with the README and the DocC articles.
+// `swift run Playground` runs every chapter; `swift run Playground 1` runs one;
 // `swift run Playground --list` lists them.
 
 let chapters: [Chapter] = [

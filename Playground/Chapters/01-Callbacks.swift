@@ -15,10 +15,10 @@ struct CallbacksChapter: Chapter {
         await futureFromCompletionHandler()
     }
 
-    // MARK: Part 1 — a callback that fires many times → PassthroughSubject
+    // MARK: Example 1.1 — a callback that fires many times → PassthroughSubject
 
     private func subjectFromRepeatingCallback() async {
-        show("Part 1: a thermometer that calls back with readings (on its own queue)")
+        show("Example 1.1: a thermometer that calls back with readings (on its own queue)")
         let thermometer = LegacyThermometer(readings: [20.5, 20.5, 21.0, 85.0, 21.5, 21.5, 22.0])
         let readings = PassthroughSubject<Double, ThermometerError>()
 
@@ -45,10 +45,10 @@ struct CallbacksChapter: Chapter {
         print("")
     }
 
-    // MARK: Part 2 — a one-shot completion handler → Future
+    // MARK: Example 1.2 — a one-shot completion handler → Future
 
     private func futureFromCompletionHandler() async {
-        show("Part 2: a user lookup with a completion handler")
+        show("Example 1.2: a user lookup with a completion handler")
         let directory = LegacyUserDirectory()
 
         // A Future runs its closure at once — the request goes out when the Future is created.

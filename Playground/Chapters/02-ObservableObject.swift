@@ -1,10 +1,10 @@
 import Ripple
 
-/// Chapter 2: seed 000's counter model, the `@Published` way and the hand-written way.
+/// Chapter 2: a counter model, the `@Published` way and the hand-written way.
 struct ObservableObjectChapter: Chapter {
     let title = "ObservableObject: @Published and willSet side by side"
     let summary = """
-        Seed 000's counter model, written with @Published and written out by hand with
+        A counter model, written with @Published and written out by hand with
         `willSet { objectWillChange.send() }`. Both announce a change *before* it happens: a subscriber
         still reads the old value. A class with its own objectWillChange is not fed by @Published.
         """
@@ -25,7 +25,7 @@ struct ObservableObjectChapter: Chapter {
     }
 
     func run() async {
-        show("Example 1: @Published")
+        show("Example 2.1: @Published")
         let published = PublishedCounter()
         let a = published.objectWillChange.sink { show("  objectWillChange: value is still \(published.value)") }
         let b = published.$value.sink { show("  $value emits \($0) (stored: \(published.value))") }
@@ -38,7 +38,7 @@ struct ObservableObjectChapter: Chapter {
         b.cancel()
         print("")
 
-        show("Example 3: the same model without @Published (willSet { objectWillChange.send() })")
+        show("Example 2.2: the same model without @Published (willSet { objectWillChange.send() })")
         let handWritten = HandWrittenCounter()
         let c = handWritten.objectWillChange.sink { show("  objectWillChange: value is still \(handWritten.value)") }
         for _ in 1...2 {
@@ -50,7 +50,7 @@ struct ObservableObjectChapter: Chapter {
         show("  Same events, same timing — minus the $value publisher.")
         print("")
 
-        show("A class that declares its own objectWillChange keeps it to itself:")
+        show("Example 2.3: a class that declares its own objectWillChange keeps it to itself")
         let custom = CustomPublisherCounter()
         var customEvents = 0
         let d = custom.objectWillChange.sink { customEvents += 1 }
@@ -61,7 +61,7 @@ struct ObservableObjectChapter: Chapter {
         d.cancel()
         print("")
 
-        show("The synthesized publisher is one instance per object:")
+        show("Example 2.4: the synthesized publisher is one instance per object")
         show("  published.objectWillChange === published.objectWillChange → \(published.objectWillChange === published.objectWillChange)")
         show("  handWritten.objectWillChange === handWritten.objectWillChange → \(handWritten.objectWillChange === handWritten.objectWillChange)")
     }

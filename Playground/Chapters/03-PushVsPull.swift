@@ -2,9 +2,9 @@ import Observation
 import Ripple
 import RippleObservation
 
-/// Chapter 3: seed 000's apples and peaches, under object-level push and property-level pull.
+/// Chapter 3: apples and peaches, under object-level push and property-level pull.
 struct PushVsPullChapter: Chapter {
-    let title = "Push vs pull: AppleView and PeachView (seed 000)"
+    let title = "Push vs pull: AppleView and PeachView"
     let summary = """
         Two views share one model: AppleView reads numberOfApples, PeachView reads numberOfPeaches.
         With ObservableObject, observation is per object: any change re-runs both bodies. With
@@ -12,25 +12,26 @@ struct PushVsPullChapter: Chapter {
         property re-runs.
         """
 
-    /// The seed's ObservableObject model.
+    /// The ObservableObject model.
     final class FruitModel: ObservableObject, Observable, @unchecked Sendable {
         @Published var numberOfApples = 0
         @Published var numberOfPeaches = 0
     }
 
-    /// The seed's @Observable model.
+    /// The @Observable model.
     @Observable final class ObservableFruitModel: @unchecked Sendable {
         var numberOfApples = 0
         var numberOfPeaches = 0
     }
 
     func run() async {
-        show("Part 1: one ObservableObject model, the same two bodies under push and under pull")
+        show("Example 3.1: one ObservableObject model, the same two bodies under push and under pull")
         let model = FruitModel()
         let comparison = PushPullComparison()
-        comparison.dependent("AppleView") { show("    Executing AppleView body (apples: \(model.numberOfApples))") }
-        comparison.dependent("PeachView") { show("    Executing PeachView body (peaches: \(model.numberOfPeaches))") }
-        show("  (each body ran once above per mode: that is the first render)")
+        comparison.dependent("AppleView") { _ = model.numberOfApples }
+        comparison.dependent("PeachView") { _ = model.numberOfPeaches }
+        show("  first render: both bodies run once under push and once under pull")
+        var before = comparison.report
         for (label, change) in [
             ("tap AppleView's stepper: numberOfApples += 1", { model.numberOfApples += 1 }),
             ("tap PeachView's stepper: numberOfPeaches += 1", { model.numberOfPeaches += 1 }),
@@ -38,6 +39,12 @@ struct PushVsPullChapter: Chapter {
         ] as [(String, () -> Void)] {
             show("  → \(label)")
             comparison.mutate(label, change)
+            let after = comparison.report
+            let pushed = after.entries.filter { $0.pushReruns > (before[$0.dependent]?.pushReruns ?? 0) }
+            let pulled = after.entries.filter { $0.pullReruns > (before[$0.dependent]?.pullReruns ?? 0) }
+            show("    push re-ran: " + pushed.map { "\($0.dependent) body" }.joined(separator: ", "))
+            show("    pull re-ran: " + pulled.map { "\($0.dependent) body" }.joined(separator: ", "))
+            before = after
         }
         print("")
         show("Report (re-runs after the first render, with the property behind each):")
@@ -47,7 +54,7 @@ struct PushVsPullChapter: Chapter {
         show("  Push re-ran both views 3 times; pull re-ran each only for its own property.")
         print("")
 
-        show("Part 2: the @Observable version, with Swift's own Observation")
+        show("Example 3.2: the @Observable version, with Swift's own Observation")
         let observable = ObservableFruitModel()
         let renders = NameLog()
         func render(_ name: String, _ body: @escaping @Sendable () -> Void) {
@@ -64,7 +71,7 @@ struct PushVsPullChapter: Chapter {
         show("  after numberOfPeaches += 1, invalidated: \(renders.take())")
         print("")
 
-        show("Part 3: the ObservableObject model seen by Swift's Observation, through RippleObservation")
+        show("Example 3.3: the ObservableObject model seen by Swift's Observation, through RippleObservation")
         ObservationBridge.install()
         let bridged = NameLog()
         withObservationTracking { _ = model.numberOfApples } onChange: { bridged.append("AppleView") }

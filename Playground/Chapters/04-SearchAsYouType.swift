@@ -18,7 +18,7 @@ struct SearchAsYouTypeChapter: Chapter {
     }
 
     private func search(switching: Bool) async {
-        show(switching ? "With switchToLatest:" : "With flatMap instead (for contrast):")
+        show(switching ? "Example 4.1: with switchToLatest" : "Example 4.2: with flatMap instead (for contrast)")
         let ui = DispatchQueue(label: "ripple.playground.ui")
         let service = FakeSearchService()
         let keystrokes = PassthroughSubject<String, Never>()

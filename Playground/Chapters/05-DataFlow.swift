@@ -1,6 +1,6 @@
 import RippleUI
 
-// Chapters 5–9: the seeds' SwiftUI data-flow experiments, run on RippleUI's headless render tree.
+// Chapters 5–9: SwiftUI data-flow experiments, run on RippleUI's headless render tree.
 // Each prints what the screen shows and the `_printChanges`-style log of which bodies ran and why.
 
 @MainActor private func showTree(_ tree: RenderTree, _ note: String) {
@@ -12,7 +12,7 @@ import RippleUI
     tree.clearLog()
 }
 
-// MARK: Chapter 5 — seed 000: @State lives in the node
+// MARK: Chapter 5 — @State lives in the node
 
 private struct Counter: View {
     @State private var value: Int
@@ -33,7 +33,7 @@ private struct CounterParent: View {
 }
 
 struct StateChapter: Chapter {
-    let title = "@State lives in the render tree (seed 000)"
+    let title = "@State lives in the render tree"
     let summary = """
         A Counter's @State gets its initial value from its initializer. The value lives in the render
         node, so once the node exists, a new initial value from the parent is ignored.
@@ -53,7 +53,7 @@ struct StateChapter: Chapter {
     }
 }
 
-// MARK: Chapter 6 — seed 002: ObservedObject resets, StateObject survives
+// MARK: Chapter 6 — ObservedObject resets, StateObject survives
 
 private final class CountViewModel: ObservableObject {
     @Published var count = 0
@@ -95,7 +95,7 @@ private struct ContentView<Child: View>: View {
 }
 
 struct ObjectOwnershipChapter: Chapter {
-    let title = "@ObservedObject vs @StateObject (seed 002)"
+    let title = "@ObservedObject vs @StateObject"
     let summary = """
         CountView creates its view model in a property initializer. With @ObservedObject the model is
         re-created whenever the parent re-renders, so the count resets; with @StateObject it is
@@ -104,7 +104,7 @@ struct ObjectOwnershipChapter: Chapter {
 
     @MainActor func run() async {
         for owned in [false, true] {
-            show(owned ? "@StateObject:" : "@ObservedObject:")
+            show(owned ? "Example 6.2: @StateObject" : "Example 6.1: @ObservedObject")
             let tree = RenderTree(
                 ContentView { count in
                     owned ? AnyView(OwnedCountView(rootCount: count)) : AnyView(ObservedCountView(rootCount: count))
@@ -118,7 +118,7 @@ struct ObjectOwnershipChapter: Chapter {
     }
 }
 
-// MARK: Chapter 7 — seed 000: apples and peaches, push vs pull in views
+// MARK: Chapter 7 — apples and peaches, push vs pull in views
 
 private final class Basket: ObservableObject {
     @Published var apples = 0
@@ -163,7 +163,7 @@ private struct BindablePeachView: View {
 }
 
 struct ViewsPushPullChapter: Chapter {
-    let title = "Apples and peaches in views (seed 000)"
+    let title = "Apples and peaches in views"
     let summary = """
         Two views read a basket. An ObservableObject held as @ObservedObject re-runs them on any
         change of the object (push); an Observable model (here held as @Bindable) re-runs a body only
@@ -181,14 +181,14 @@ struct ViewsPushPullChapter: Chapter {
         tracked.peaches += 1
         push.flush()
         pull.flush()
-        show("peaches += 1 with @ObservedObject:")
+        show("Example 7.1 (push): peaches += 1 with @ObservedObject")
         showLog(push)
-        show("peaches += 1 with @Bindable:")
+        show("Example 7.2 (pull): peaches += 1 with @Bindable")
         showLog(pull)
     }
 }
 
-// MARK: Chapter 8 — seed 003: a binding made in the view model
+// MARK: Chapter 8 — a binding made in the view model
 
 private final class TypingViewModel: ObservableObject, @unchecked Sendable {
     @Published private(set) var description = ""
@@ -219,7 +219,7 @@ private struct TypingView: View {
 }
 
 struct ViewModelBindingChapter: Chapter {
-    let title = "A binding made by the view model (seed 003)"
+    let title = "A binding made by the view model"
     let summary = """
         The view model hands the text field a Binding(get:set:). The field writes through it when it
         gains focus and twice per edit, so the setter runs for nothing and twice per change. The fix:
@@ -232,12 +232,12 @@ struct ViewModelBindingChapter: Chapter {
             let tree = RenderTree(TypingView(model: model, fixed: fixed))
             tree.focus("Description")
             tree.type("a", into: "Description")
-            show((fixed ? "comparing setter: " : "seed's setter:    ") + model.calls.joined(separator: ", "))
+            show((fixed ? "comparing setter: " : "plain setter:     ") + model.calls.joined(separator: ", "))
         }
     }
 }
 
-// MARK: Chapter 9 — seed 004: environment objects and a custom environment key
+// MARK: Chapter 9 — environment objects and a custom environment key
 
 private struct QuestionsPerSessionKey: EnvironmentKey {
     static let defaultValue = 5
@@ -278,7 +278,7 @@ private struct StarterView: View {
 }
 
 struct EnvironmentChapter: Chapter {
-    let title = "Environment objects and keys (seed 004)"
+    let title = "Environment objects and keys"
     let summary = """
         The root injects a ChallengesViewModel with environmentObject(_:); descendants read it with
         @EnvironmentObject, without passing it down. A custom EnvironmentKey carries the number of

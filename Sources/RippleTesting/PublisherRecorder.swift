@@ -129,8 +129,19 @@ public final class PublisherRecorder<Output, Failure: Error>: Subscriber, Cancel
     // MARK: Waiting
 
     /// Blocks until at least `count` values have arrived (returns the first `count`), or throws
-    /// ``RecordingTimeout`` after `timeout` seconds — or if the publisher completes first.
-    public func waitForValues(count: Int, timeout: Double = 5) throws -> [Output] {
+    /// ``RecordingTimeout`` after `timeout` — or if the publisher completes first.
+    ///
+    /// ```swift
+    /// let values = try recorder.waitForValues(count: 3, timeout: .seconds(1))
+    /// ```
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public func waitForValues(count: Int, timeout: Duration = .seconds(5)) throws -> [Output] {
+        try waitForValues(count: count, timeout: timeout.seconds)
+    }
+
+    /// Blocks until at least `count` values have arrived, or throws ``RecordingTimeout`` after
+    /// `timeout` seconds — or if the publisher completes first.
+    public func waitForValues(count: Int, timeout: Double) throws -> [Output] {
         try wait(for: "\(count) values", timeout: timeout) { events in
             let values = events.compactMap { if case .value(let value) = $0 { value } else { nil } }
             if values.count >= count { return .done(Array(values.prefix(count))) }
@@ -138,9 +149,16 @@ public final class PublisherRecorder<Output, Failure: Error>: Subscriber, Cancel
         }
     }
 
+    /// Blocks until the publisher completes, or throws ``RecordingTimeout`` after `timeout`.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @discardableResult
+    public func waitForCompletion(timeout: Duration = .seconds(5)) throws -> Subscribers.Completion<Failure> {
+        try waitForCompletion(timeout: timeout.seconds)
+    }
+
     /// Blocks until the publisher completes, or throws ``RecordingTimeout`` after `timeout` seconds.
     @discardableResult
-    public func waitForCompletion(timeout: Double = 5) throws -> Subscribers.Completion<Failure> {
+    public func waitForCompletion(timeout: Double) throws -> Subscribers.Completion<Failure> {
         try wait(for: "completion", timeout: timeout) { events in
             for event in events { if case .completion(let completion) = event { return .done(completion) } }
             return .waiting
@@ -148,14 +166,28 @@ public final class PublisherRecorder<Output, Failure: Error>: Subscriber, Cancel
     }
 
     /// Waits (without blocking a thread of the cooperative pool) until at least `count` values have
-    /// arrived, or throws ``RecordingTimeout``.
-    public func values(count: Int, timeout: Double = 5) async throws -> [Output] {
+    /// arrived, or throws ``RecordingTimeout`` after `timeout`.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public func values(count: Int, timeout: Duration = .seconds(5)) async throws -> [Output] {
+        try await values(count: count, timeout: timeout.seconds)
+    }
+
+    /// Waits until at least `count` values have arrived, or throws ``RecordingTimeout`` after
+    /// `timeout` seconds.
+    public func values(count: Int, timeout: Double) async throws -> [Output] {
         try await onOwnThread { try self.waitForValues(count: count, timeout: timeout) }
     }
 
-    /// Waits until the publisher completes, or throws ``RecordingTimeout``.
+    /// Waits until the publisher completes, or throws ``RecordingTimeout`` after `timeout`.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @discardableResult
-    public func completion(timeout: Double = 5) async throws -> Subscribers.Completion<Failure> {
+    public func completion(timeout: Duration = .seconds(5)) async throws -> Subscribers.Completion<Failure> {
+        try await completion(timeout: timeout.seconds)
+    }
+
+    /// Waits until the publisher completes, or throws ``RecordingTimeout`` after `timeout` seconds.
+    @discardableResult
+    public func completion(timeout: Double) async throws -> Subscribers.Completion<Failure> {
         try await onOwnThread { try self.waitForCompletion(timeout: timeout) }
     }
 
@@ -218,5 +250,14 @@ extension Publisher {
         let recorder = PublisherRecorder<Output, Failure>(demand: demand)
         subscribe(recorder)
         return recorder
+    }
+}
+
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+extension Duration {
+    /// The duration in seconds, as the waits' deadlines take it.
+    fileprivate var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -59,8 +59,8 @@ final class SearchModel: ObservableObject {
         let recorder = [1, 2, 3].publisher.record(demand: .max(1))
         #expect(recorder.values == [1])
         recorder.request(.max(2))
-        #expect(try recorder.waitForValues(count: 3, timeout: 1) == [1, 2, 3])
-        #expect(try recorder.waitForCompletion(timeout: 1) == .finished)
+        #expect(try recorder.waitForValues(count: 3, timeout: .seconds(1)) == [1, 2, 3])
+        #expect(try recorder.waitForCompletion(timeout: .seconds(1)) == .finished)
         #expect(recorder.events == [.value(1), .value(2), .value(3), .completion(.finished)])
     }
 
@@ -72,12 +72,14 @@ final class SearchModel: ObservableObject {
         }
         // A generous timeout: the sending task needs a thread of the shared pool, which other
         // tests running in parallel (ten times slower under ThreadSanitizer) may hold for a while.
-        #expect(try await recorder.values(count: 3, timeout: 60) == [1, 2, 3])
+        #expect(try await recorder.values(count: 3, timeout: .seconds(60)) == [1, 2, 3])
     }
 
     @Test func waitingThrowsWhenTheValuesNeverCome() {
         let recorder = PassthroughSubject<Int, Never>().record()
-        #expect(throws: RecordingTimeout.self) { try recorder.waitForValues(count: 1, timeout: 0.05) }
+        #expect(throws: RecordingTimeout.self) { try recorder.waitForValues(count: 1, timeout: .milliseconds(50)) }
+        // A number of seconds works too.
+        #expect(throws: RecordingTimeout.self) { try recorder.waitForCompletion(timeout: 0.01) }
     }
 
     @Test func theModelIsReleasedWhenItsOwnerLetsGo() {
