@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "RippleFoundation", dependencies: ["Ripple"]),
         // SwiftUI's data flow on a headless render tree: State, Binding, StateObject, ObservedObject,
         // Environment.
-        .target(name: "RippleUI", dependencies: ["Ripple"]),
+        .target(name: "RippleUI", dependencies: ["Ripple", "RippleObservation"]),
         // A module named Combine that re-exports Ripple and RippleFoundation, so Combine code builds
         // unchanged where Apple's Combine does not exist. Depend on it conditionally (README, Porting).
         .target(name: "Combine", dependencies: ["Ripple", "RippleFoundation"]),

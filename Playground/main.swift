@@ -12,6 +12,7 @@ let chapters: [Chapter] = [
     ViewsPushPullChapter(),
     ViewModelBindingChapter(),
     EnvironmentChapter(),
+    ObservableModelsChapter(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -120,45 +120,34 @@ struct ObjectOwnershipChapter: Chapter {
 
 // MARK: Chapter 7 — apples and peaches, push vs pull in views
 
-private final class Basket: ObservableObject {
+private final class PublishedBasket: ObservableObject {
     @Published var apples = 0
     @Published var peaches = 0
 }
 
 private struct AppleView: View {
-    @ObservedObject var basket: Basket
+    @ObservedObject var basket: PublishedBasket
     var body: some View { Text("Apples: \(basket.apples)") }
 }
 
 private struct PeachView: View {
-    @ObservedObject var basket: Basket
+    @ObservedObject var basket: PublishedBasket
     var body: some View { Text("Peaches: \(basket.peaches)") }
 }
 
-/// The same basket as an `Observable` model (property-level tracking, hand-written).
-private final class TrackedBasket: Observable, @unchecked Sendable {
-    private let registrar = TrackingRegistrar()
-    private var storedApples = 0
-    private var storedPeaches = 0
-
-    var apples: Int {
-        get { registrar.access(self, keyPath: \.apples); return storedApples }
-        set { registrar.withMutation(of: self, keyPath: \.apples) { storedApples = newValue } }
-    }
-
-    var peaches: Int {
-        get { registrar.access(self, keyPath: \.peaches); return storedPeaches }
-        set { registrar.withMutation(of: self, keyPath: \.peaches) { storedPeaches = newValue } }
-    }
+/// The same basket as an `@Observable` model (property-level tracking).
+@Observable private final class Basket {
+    var apples = 0
+    var peaches = 0
 }
 
 private struct BindableAppleView: View {
-    @Bindable var basket: TrackedBasket
+    @Bindable var basket: Basket
     var body: some View { Text("Apples: \(basket.apples)") }
 }
 
 private struct BindablePeachView: View {
-    @Bindable var basket: TrackedBasket
+    @Bindable var basket: Basket
     var body: some View { Text("Peaches: \(basket.peaches)") }
 }
 
@@ -166,18 +155,18 @@ struct ViewsPushPullChapter: Chapter {
     let title = "Apples and peaches in views"
     let summary = """
         Two views read a basket. An ObservableObject held as @ObservedObject re-runs them on any
-        change of the object (push); an Observable model (here held as @Bindable) re-runs a body only
-        when a property it read changes (pull).
+        change of the object (push); an @Observable model (here held as @Bindable) re-runs a body
+        only when a property it read changes (pull).
         """
 
     @MainActor func run() async {
-        let basket = Basket()
-        let push = RenderTree(VStack { AppleView(basket: basket); PeachView(basket: basket) })
-        let tracked = TrackedBasket()
+        let published = PublishedBasket()
+        let push = RenderTree(VStack { AppleView(basket: published); PeachView(basket: published) })
+        let tracked = Basket()
         let pull = RenderTree(VStack { BindableAppleView(basket: tracked); BindablePeachView(basket: tracked) })
         push.clearLog()
         pull.clearLog()
-        basket.peaches += 1
+        published.peaches += 1
         tracked.peaches += 1
         push.flush()
         pull.flush()

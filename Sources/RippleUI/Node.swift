@@ -126,7 +126,8 @@ public final class _NodeHandle: @unchecked Sendable {
             (self.generation == generation, event.object.flatMap { names[ObjectIdentifier($0)] })
         }
         guard current else { return }
-        let name = label ?? "\(event.subjectType).\(event.propertyName ?? "property")"
+        let property = event.propertyName ?? event.keyPath.flatMap(PropertyNames.name(of:)) ?? "property"
+        let name = label ?? "\(event.subjectType).\(property)"
         tree.markDirty(self, cause: "\(name) changed")
     }
 

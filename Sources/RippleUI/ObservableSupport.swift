@@ -1,6 +1,12 @@
 // `@Observable`, `Observable` and `withObservationTracking` come with `import RippleUI`, as they
 // come with `import SwiftUI`.
 @_exported import Observation
+import RippleObservation
+
+/// Makes toolchain `@Observable` reads part of Ripple's tracking scopes, once per process (the
+/// first render tree does it): a body evaluated in a scope then depends on the `@Observable`
+/// properties it read. `@Published` reads keep their fast path.
+let observationBridge: Void = ObservationBridge.install(.observableModels)
 
 /// Whether a tracked read of a property of `object` makes a view body depend on that property.
 ///

@@ -48,6 +48,7 @@ public final class RenderTree {
 
     /// Inserts `view` as the root and evaluates everything below it.
     public init(_ view: some View, environment: EnvironmentValues = EnvironmentValues()) {
+        observationBridge
         root = _NodeHandle(tree: self, parent: nil, view: view, key: .any("root"), environment: environment)
         pass += 1
         evaluate(root, reasons: ["@identity"])

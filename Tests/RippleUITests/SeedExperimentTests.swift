@@ -264,11 +264,11 @@ struct Fruit: View {
         tree.clearLog()
         basket.peaches += 1
         tree.flush()
-        #expect(tree.log.map { $0.prefix(while: { $0 != ":" }) } == ["PullPeachView"])
+        #expect(tree.log == ["PullPeachView: TrackedBasket.peaches changed"])
         #expect(tree.texts == ["Apples: 0", "Peaches: 1"])
         basket.apples += 1
         tree.flush()
-        #expect(tree.log.map { $0.prefix(while: { $0 != ":" }) } == ["PullPeachView", "PullAppleView"])
+        #expect(tree.log == ["PullPeachView: TrackedBasket.peaches changed", "PullAppleView: TrackedBasket.apples changed"])
         #expect(tree.evaluations(of: "PullAppleView") == 2)
         #expect(tree.evaluations(of: "PullPeachView") == 2)
     }
