@@ -126,7 +126,14 @@ public final class _NodeHandle: @unchecked Sendable {
             (self.generation == generation, event.object.flatMap { names[ObjectIdentifier($0)] })
         }
         guard current else { return }
-        let property = event.propertyName ?? event.keyPath.flatMap(PropertyNames.name(of:)) ?? "property"
+        // An @Observable model's change comes with its key path only (no object): named once per
+        // key path, from the binary's symbols. Other events name their property themselves.
+        let property: String
+        if event.object == nil, let keyPath = event.keyPath {
+            property = PropertyNames.name(of: keyPath) ?? "property"
+        } else {
+            property = event.propertyName ?? "property"
+        }
         let name = label ?? "\(event.subjectType).\(property)"
         tree.markDirty(self, cause: "\(name) changed")
     }

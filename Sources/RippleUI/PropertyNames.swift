@@ -11,19 +11,45 @@ import Synchronization
 /// and the property's name taken from it. Results are cached per getter. Where any step fails (a
 /// stripped binary, another object format), the answer is `nil` and the log says "property".
 enum PropertyNames {
-    /// The name of the property `keyPath` ends in, or `nil`.
+    /// The name of the property `keyPath` ends in, or `nil`. Cached per key path object (the key
+    /// paths a model's accessors pass are the same object every time), so only the first change of a
+    /// property pays for the lookup.
     static func name(of keyPath: AnyKeyPath) -> String? {
-        let description = String(describing: keyPath)
-        guard let marker = description.range(of: "<computed 0x") else { return nil }
-        let digits = description[marker.upperBound...].prefix { $0.isHexDigit }
-        guard let address = UInt(digits, radix: 16) else { return nil }
-        if let cached = cache.withLock({ $0[address] }) { return cached }
-        let name = symbol(at: address).flatMap(demangle).flatMap(propertyName(fromDemangled:))
-        cache.withLock { $0[address] = name }
+        let identity = ObjectIdentifier(keyPath)
+        if let cached = byKeyPath.withLock({ $0[identity] }) { return cached.name }
+        let name = lookUp(keyPath)
+        // The key path is kept with its name, so its identity cannot be reused by another object.
+        let entry = Named(keyPath: keyPath, name: name)
+        byKeyPath.withLock { $0[identity] = entry }
         return name
     }
 
-    private static let cache = Mutex<[UInt: String?]>([:])
+    /// A key path with its name (key paths are immutable: sharing one between threads is safe).
+    private struct Named: @unchecked Sendable {
+        let keyPath: AnyKeyPath
+        let name: String?
+    }
+
+    private static let byKeyPath = Mutex<[ObjectIdentifier: Named]>([:])
+
+    private static func lookUp(_ keyPath: AnyKeyPath) -> String? {
+        let description = String(describing: keyPath)
+        guard let marker = description.range(of: "<computed 0x") else {
+            // A stored property's key path prints its name: `\Basket.apples`.
+            let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
+            guard description.hasPrefix(prefix) else { return nil }
+            let path = description.dropFirst(prefix.count)
+            return path.contains(".") || path.hasPrefix("<") || path.isEmpty ? nil : String(path)
+        }
+        let digits = description[marker.upperBound...].prefix { $0.isHexDigit }
+        guard let address = UInt(digits, radix: 16) else { return nil }
+        if let cached = byGetter.withLock({ $0[address] }) { return cached }
+        let name = symbol(at: address).flatMap(demangle).flatMap(propertyName(fromDemangled:))
+        byGetter.withLock { $0[address] = name }
+        return name
+    }
+
+    private static let byGetter = Mutex<[UInt: String?]>([:])
 
     /// `apples` from `key path getter for Module.Basket.apples : Swift.Int : Module.Basket` (the
     /// thunk a computed key path calls) or from `Module.Basket.apples.getter : Swift.Int`.

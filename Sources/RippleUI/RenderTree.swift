@@ -170,12 +170,17 @@ public final class RenderTree {
         var environment = node.environment
         let children: [_Child]
         if let primitive = view as? any _PrimitiveView {
-            var listed: [_Child] = []
-            node.setTracking(
-                track({ listed = primitive._children() }, phase: .willSet) { [weak node] event in
-                    node?.changed(event, generation: generation)
-                })
-            children = listed
+            if node.layout.listsStoredChildren {
+                // Its children were built by its parent's body: listing them reads nothing.
+                children = primitive._children()
+            } else {
+                var listed: [_Child] = []
+                node.setTracking(
+                    track({ listed = primitive._children() }, phase: .willSet) { [weak node] event in
+                        node?.changed(event, generation: generation)
+                    })
+                children = listed
+            }
             primitive._applyEnvironment(to: &environment)
             updatePrimitive(primitive, node: node, previous: previousView)
         } else {
@@ -191,7 +196,7 @@ public final class RenderTree {
                 track({ body = evaluateBody(view) }, phase: .willSet) { [weak node] event in
                     node?.changed(event, generation: generation)
                 })
-            children = [_Child(body!, key: 0)]
+            children = [_Child(body!, index: 0)]
         }
         reconcile(node, children: children, environment: environment)
     }

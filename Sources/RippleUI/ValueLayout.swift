@@ -30,12 +30,16 @@ final class ValueLayout: @unchecked Sendable {
     let typeName: String
     /// Whether the type is a view the render tree handles itself (`_PrimitiveView`).
     let isPrimitiveView: Bool
+    /// Whether it is a primitive view whose children are values its parent built
+    /// (``StoredChildrenView``): listing them reads nothing, so it needs no tracking scope.
+    let listsStoredChildren: Bool
 
-    private init(installables: [Installable], same: @escaping Same, typeName: String, isPrimitiveView: Bool) {
+    private init(installables: [Installable], same: @escaping Same, typeName: String, kind: Any.Type) {
         self.installables = installables
         self.same = same
         self.typeName = typeName
-        self.isPrimitiveView = isPrimitiveView
+        isPrimitiveView = kind is any _PrimitiveView.Type
+        listsStoredChildren = kind is any StoredChildrenView.Type
     }
 
     /// The layout of `type`, built on first use.
@@ -82,9 +86,7 @@ final class ValueLayout: @unchecked Sendable {
             } else {
                 same = bitwise(MemoryLayout<T>.size)
             }
-            return ValueLayout(
-                installables: installables, same: same, typeName: String(describing: T.self),
-                isPrimitiveView: T.self is any _PrimitiveView.Type)
+            return ValueLayout(installables: installables, same: same, typeName: String(describing: T.self), kind: T.self)
         }
         return _openExistential(type, do: make)
     }
