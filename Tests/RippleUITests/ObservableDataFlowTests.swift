@@ -330,3 +330,47 @@ struct SettingsScreen: View {
         #expect(tree.log == ["PullPeachView: TrackedBasket.peaches changed"])
     }
 }
+
+// MARK: The documentation's samples, run
+
+@Observable final class DocBasket {
+    var apples = 0
+    var peaches = 0
+}
+
+struct DocAppleView: View {
+    @Bindable var basket: DocBasket
+    var body: some View {
+        Button("apples \(basket.apples)") { basket.apples += 1 }
+    }
+}
+
+struct DocPeachView: View {
+    var basket: DocBasket
+    var body: some View { Text("peaches \(basket.peaches)") }
+}
+
+@Observable final class DocLibrary {
+    var books = ["Dune"]
+}
+
+struct DocShelf: View {
+    @Environment(DocLibrary.self) private var library
+    var body: some View { Text("\(library.books.count) books") }
+}
+
+@MainActor @Suite struct ObservableDocumentationSampleTests {
+    @Test func theLandingPageSample() {
+        let basket = DocBasket()
+        let tree = RenderTree(VStack { DocAppleView(basket: basket); DocPeachView(basket: basket) })
+        tree.clearLog()
+        tree.tap("apples 0")
+        #expect(tree.log == ["DocAppleView: DocBasket.apples changed"])
+        #expect(tree.texts == ["apples 1", "peaches 0"])
+    }
+
+    @Test func theEnvironmentSample() {
+        let tree = RenderTree(DocShelf().environment(DocLibrary()))
+        #expect(tree.texts == ["1 books"])
+    }
+}
