@@ -39,7 +39,7 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
 
 /// Iterates the sequence in one task, pausing whenever the downstream's demand runs out.
 private final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     private struct State {
         var downstream: Downstream?
@@ -59,6 +59,8 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     }
 
     var description: String { "AsyncSequence" }
+    var customMirror: Mirror { Mirror(self, children: [("base", base as Any)]) }
+    var playgroundDescription: Any { description }
 
     func request(_ demand: Subscribers.Demand) {
         require(demand > 0, "AsyncSequence publisher: demand must be greater than zero (got \(demand))")

@@ -4,11 +4,23 @@
 /// Only the thread that holds the emitting role touches the iterator, so advancing it (which may
 /// run user code) happens outside the lock. A request made from inside `receive` adds demand to
 /// the running loop instead of starting a nested one.
+///
+/// Described as Combine describes it: a `Publishers.Sequence` subscription by its sequence ("Sequence"
+/// once finished or cancelled), a `Record` subscription by its recorded outputs ("Cancelled Events"
+/// once over), reflecting the sequence (and a record's completion).
 final class SequenceSubscription<Downstream: Subscriber, Elements: Sequence>: Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Elements.Element == Downstream.Input {
+    /// Which publisher this subscription serves: what it is called and how it describes itself.
+    enum Origin {
+        case sequence
+        case record
+    }
+
     private struct State {
         var downstream: Downstream?
+        /// The elements, for the description; released with the downstream.
+        var elements: Elements?
         var demand = Subscribers.Demand.none
         var emitting = false
     }
@@ -19,13 +31,20 @@ where Elements.Element == Downstream.Input {
     private var iterator: Elements.Iterator
     private var next: Elements.Element?
     private let completion: Subscribers.Completion<Downstream.Failure>
-    private let name: String
+    private let origin: Origin
+
+    private var name: String {
+        switch origin {
+        case .sequence: "Sequence"
+        case .record: "Record"
+        }
+    }
 
     /// Sends `elements` then `completion`. When `elements` is empty the subscriber gets
     /// ``Subscriptions/empty`` and the completion at once.
     static func start(
         _ elements: Elements, then completion: Subscribers.Completion<Downstream.Failure>,
-        to downstream: Downstream, name: String
+        to downstream: Downstream, origin: Origin
     ) {
         var iterator = elements.makeIterator()
         guard let first = iterator.next() else {
@@ -34,22 +53,42 @@ where Elements.Element == Downstream.Input {
             return
         }
         let subscription = SequenceSubscription(
-            downstream: downstream, iterator: iterator, first: first, completion: completion, name: name)
+            downstream: downstream, elements: elements, iterator: iterator, first: first, completion: completion,
+            origin: origin)
         downstream.receive(subscription: subscription)
     }
 
     private init(
-        downstream: Downstream, iterator: Elements.Iterator, first: Elements.Element,
-        completion: Subscribers.Completion<Downstream.Failure>, name: String
+        downstream: Downstream, elements: Elements, iterator: Elements.Iterator, first: Elements.Element,
+        completion: Subscribers.Completion<Downstream.Failure>, origin: Origin
     ) {
-        state = State(downstream: downstream)
+        state = State(downstream: downstream, elements: elements)
         self.iterator = iterator
         self.next = first
         self.completion = completion
-        self.name = name
+        self.origin = origin
     }
 
-    var description: String { name }
+    var description: String {
+        let elements = lock.withLock { state.elements }
+        guard let elements else {
+            return origin == .sequence ? "Sequence" : "Cancelled Events"
+        }
+        return String(describing: elements)
+    }
+
+    var customMirror: Mirror {
+        let elements = lock.withLock { state.elements }
+        let sequence: Any = elements.map { $0 as Any } ?? [Elements.Element]()
+        switch origin {
+        case .sequence:
+            return Mirror(self, children: [("sequence", sequence)])
+        case .record:
+            return Mirror(self, children: [("sequence", sequence), ("completion", completion)])
+        }
+    }
+
+    var playgroundDescription: Any { description }
 
     func request(_ demand: Subscribers.Demand) {
         require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
@@ -79,7 +118,10 @@ where Elements.Element == Downstream.Input {
                 lock.lock()
                 let stillSubscribed = state.downstream != nil
                 state.downstream = nil
+                let elements = state.elements
+                state.elements = nil
                 lock.unlock()
+                _ = elements
                 if stillSubscribed {
                     downstream.receive(completion: completion)
                 }
@@ -93,8 +135,11 @@ where Elements.Element == Downstream.Input {
     func cancel() {
         lock.lock()
         let released = state.downstream
+        let elements = state.elements
         state.downstream = nil
+        state.elements = nil
         lock.unlock()
         _ = released
+        _ = elements
     }
 }

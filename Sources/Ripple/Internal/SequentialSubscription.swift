@@ -11,7 +11,9 @@
 /// frame. The thread that is already subscribing a child runs the next step in a loop once the
 /// current `subscribe` returns, so `retry(1_000_000)` over a failing publisher, or a long run of
 /// synchronous suffixes, uses constant stack depth.
-final class SequentialSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible {
+final class SequentialSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
     /// What to do when the current child completes.
     enum Next {
         /// Complete the downstream.
@@ -47,6 +49,13 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     }
 
     var description: String { name }
+
+    var customMirror: Mirror {
+        let (downstream, demand) = lock.withLock { (state.downstream, state.demand) }
+        return Mirror(self, children: [("downstream", downstream as Any), ("demand", demand)])
+    }
+
+    var playgroundDescription: Any { description }
 
     /// Sends this subscription downstream, then subscribes the first publisher.
     func start<P: Publisher>(

@@ -23,3 +23,9 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
         }
     }
 }
+
+// `Subscriptions.empty` — what Empty and Fail hand their subscribers — describes itself as Combine's.
+extension EmptySubscription: CustomReflectable, CustomPlaygroundDisplayConvertible {
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+    @usableFromInline var playgroundDescription: Any { description }
+}

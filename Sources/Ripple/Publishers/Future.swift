@@ -143,7 +143,8 @@ class FutureSubscriptionBase<Output, Failure: Error> {
 
 /// Delivers a Future's result to one subscriber: a failure at once, a success once there is demand.
 private final class FutureSubscription<Downstream: Subscriber>:
-    FutureSubscriptionBase<Downstream.Input, Downstream.Failure>, Subscription, CustomStringConvertible
+    FutureSubscriptionBase<Downstream.Input, Downstream.Failure>, Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     private struct State {
         var downstream: Downstream?
@@ -163,6 +164,18 @@ private final class FutureSubscription<Downstream: Subscriber>:
     }
 
     var description: String { "Future" }
+
+    var customMirror: Mirror {
+        let (future, downstream, hasDemand) = lock.withLock { (state.future, state.downstream, state.hasDemand) }
+        return Mirror(
+            self,
+            children: [
+                ("parent", future as Any), ("downstream", downstream as Any), ("hasAnyDemand", hasDemand),
+                ("subject", future as Any),
+            ])
+    }
+
+    var playgroundDescription: Any { description }
 
     override func resolve(_ result: Result<Downstream.Input, Downstream.Failure>) {
         lock.lock()
@@ -198,8 +211,9 @@ private final class FutureSubscription<Downstream: Subscriber>:
                 return
             }
             state.downstream = nil
-            state.future = nil
+            let future = state.future.take()
             lock.unlock()
+            _ = future
             _ = downstream.receive(value)
             // Differs from Combine: a subscriber that cancelled inside `receive(_:)` gets nothing
             // more (Combine still sends `.finished`); no delivery follows a returned `cancel()`.
@@ -207,8 +221,9 @@ private final class FutureSubscription<Downstream: Subscriber>:
             downstream.receive(completion: .finished)
         case .failure(let error):
             state.downstream = nil
-            state.future = nil
+            let future = state.future.take()
             lock.unlock()
+            _ = future
             downstream.receive(completion: .failure(error))
         }
     }

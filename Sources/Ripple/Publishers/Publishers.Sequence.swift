@@ -19,7 +19,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            SequenceSubscription.start(sequence, then: .finished, to: subscriber, name: "\(Elements.self)")
+            SequenceSubscription.start(sequence, then: .finished, to: subscriber, origin: .sequence)
         }
     }
 }

@@ -13,6 +13,9 @@
 public struct Record<Output, Failure: Error>: Publisher {
     /// A recorded sequence of outputs, followed by a completion value.
     public struct Recording {
+        /// The type of value a recording receives: the publisher's output.
+        public typealias Input = Output
+
         /// The recorded outputs.
         public private(set) var output: [Output]
         /// The recorded completion.
@@ -34,7 +37,7 @@ public struct Record<Output, Failure: Error>: Publisher {
         }
 
         /// Adds an output to the recording. Traps if the recording is complete.
-        public mutating func receive(_ input: Output) {
+        public mutating func receive(_ input: Input) {
             require(!completed, "Record.Recording: receive(_:) called after receive(completion:)")
             output.append(input)
         }
@@ -68,7 +71,7 @@ public struct Record<Output, Failure: Error>: Publisher {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        SequenceSubscription.start(recording.output, then: recording.completion, to: subscriber, name: "Record")
+        SequenceSubscription.start(recording.output, then: recording.completion, to: subscriber, origin: .record)
     }
 }
 
@@ -93,14 +96,26 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
         try container.encode(output, forKey: .output)
         try container.encode(completion, forKey: .completion)
     }
+
+    /// Encodes the recording into `encoder` (Combine's spelling of ``encode(to:)``).
+    public func encode(into encoder: any Encoder) throws {
+        try encode(to: encoder)
+    }
 }
 
+/// Encoded as Combine's synthesized form: `{"recording": {"output": […], "completion": …}}`.
 extension Record: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case recording
+    }
+
     public init(from decoder: any Decoder) throws {
-        self.init(recording: try Recording(from: decoder))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(recording: try container.decode(Recording.self, forKey: .recording))
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try recording.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(recording, forKey: .recording)
     }
 }

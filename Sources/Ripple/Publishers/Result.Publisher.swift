@@ -26,7 +26,7 @@ extension Result {
             switch result {
             case .success(let output):
                 subscriber.receive(
-                    subscription: SingleValueSubscription(downstream: subscriber, value: output, name: "Result"))
+                    subscription: SingleValueSubscription(downstream: subscriber, value: output, name: "Once"))
             case .failure(let error):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(error))
