@@ -1,5 +1,5 @@
-// RippleFoundation: the parts of Combine's API that live on Foundation types — notification and
-// timer publishers, JSON coders as top-level coders, RunLoop and OperationQueue schedulers, and
+// RippleFoundation: the parts of Combine's API that live on Foundation types — notification,
+// timer and URLSession data task publishers, JSON coders as top-level coders, RunLoop and OperationQueue schedulers, and
 // a completion-handler bridge. It re-exports Ripple, so `import RippleFoundation` is the one
 // import code that used Combine together with Foundation needs.
 @_exported import Foundation

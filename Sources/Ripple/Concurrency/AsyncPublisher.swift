@@ -14,6 +14,10 @@
 /// // Prints "1", "2", "3"
 /// ```
 ///
+/// Differs from Combine: leaving the loop or dropping the iterator cancels the subscription. In
+/// Combine the iterator and its subscription keep each other alive, so a loop left with `break`
+/// leaks its subscription until the publisher completes.
+///
 /// There is no buffer: a publisher that pushes (a subject, `$property`) while no `next()` is
 /// waiting — the loop body is still running — finds no demand, and the value is dropped, as in
 /// Combine. Put ``Publisher/buffer(size:prefetch:whenFull:)`` in front to keep such values:
@@ -68,7 +72,10 @@ extension AsyncPublisher.Iterator: Sendable where P.Output: Sendable {}
 /// A publisher's elements as an `AsyncSequence` that throws the publisher's failure.
 ///
 /// Each call to `next()` requests exactly one element. The iterator owns the subscription: leaving
-/// the loop or dropping the iterator cancels it, as does cancelling the iterating task. Concurrent
+/// the loop or dropping the iterator cancels it, as does cancelling the iterating task.
+///
+/// Differs from Combine: leaving the loop or dropping the iterator cancels the subscription (in
+/// Combine it leaks until the publisher completes). Concurrent
 /// `next()` calls are each resumed; a failure is thrown by the first call waiting (or the next call
 /// made), the others get `nil`. Values pushed while no call is waiting are dropped, as with
 /// ``AsyncPublisher``: put ``Publisher/buffer(size:prefetch:whenFull:)`` in front to keep them.

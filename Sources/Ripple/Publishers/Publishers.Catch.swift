@@ -78,6 +78,13 @@ extension Publishers {
     }
 
     /// A publisher that attempts to recreate its subscription to a failed upstream publisher.
+    ///
+    /// Each new attempt is subscribed from a loop, not from inside the failed attempt's stack
+    /// frame, so an upstream that fails synchronously can be retried any number of times.
+    ///
+    /// Differs from Combine: `retry(1_000_000)` over a publisher that fails inside `subscribe`
+    /// (`Fail`, a synchronous custom publisher) ends with the failure; in Combine each attempt
+    /// nests in the previous one and the stack overflows.
     public struct Retry<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
