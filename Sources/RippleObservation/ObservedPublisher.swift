@@ -1,6 +1,10 @@
 import Observation
 import Ripple
 
+// `Observations` arrived with Swift 6.2 (and, on Apple platforms, with the 2025 systems): older
+// toolchains build RippleObservation without this publisher.
+#if compiler(>=6.2)
+
 /// A Ripple publisher of an expression over `@Observable` models: its value on subscription, then
 /// its new value after changes Observation reports for what it read.
 ///
@@ -15,6 +19,8 @@ import Ripple
 /// Built on the toolchain's `Observations` sequence, so new values are read after the change is
 /// stored and arrive asynchronously; changes made in one burst coalesce into one value. The first
 /// value is evaluated synchronously, so a subscriber always starts with the current value.
+/// Needs a Swift 6.2 toolchain, and on Apple platforms the systems that have `Observations`.
+@available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 public struct ObservedPublisher<Output: Sendable>: Publisher, Sendable {
     public typealias Failure = Never
 
@@ -57,3 +63,4 @@ private func isSameValue<T>(_ a: T, _ b: T) -> Bool {
     }
     return equals(a)
 }
+#endif
