@@ -231,7 +231,7 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
 }
 
 private struct AssertNoFailureInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Subscriber,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Input, Downstream.Failure == Never {
     typealias Failure = UpstreamFailure
 
@@ -241,6 +241,8 @@ where Downstream.Input == Input, Downstream.Failure == Never {
     let line: UInt
     let combineIdentifier = CombineIdentifier()
     var description: String { "AssertNoFailure" }
+    var playgroundDescription: Any { description }
+    var customMirror: Mirror { Mirror(self, children: ["upstream": "\(Input.self), \(UpstreamFailure.self)"]) }
 
     func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
     func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }

@@ -12,7 +12,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(FailureMappingInner(downstream: subscriber) { never -> Failure in })
+            upstream.subscribe(FailureMappingInner(downstream: subscriber, name: "SetFailureType") { never -> Failure in })
         }
 
         /// Changes the failure type again; the upstream is unchanged.
@@ -33,15 +33,20 @@ extension Publisher where Failure == Never {
 }
 
 /// Forwards subscription and values unchanged and maps a failure (mapError, setFailureType).
-struct FailureMappingInner<Downstream: Subscriber, UpstreamFailure: Error>: Subscriber, CustomStringConvertible {
+struct FailureMappingInner<Downstream: Subscriber, UpstreamFailure: Error>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+{
     typealias Input = Downstream.Input
     typealias Failure = UpstreamFailure
 
     let downstream: Downstream
+    var name = "MapError"
     let transform: (UpstreamFailure) -> Downstream.Failure
     let combineIdentifier = CombineIdentifier()
 
-    var description: String { "MapError" }
+    var description: String { name }
+    var playgroundDescription: Any { name }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     func receive(subscription: any Subscription) {
         downstream.receive(subscription: subscription)
