@@ -95,7 +95,11 @@ func report(_ c: Case) -> [String] {
 /// and which library's event came first at the point of divergence.
 func signature(_ c: Case) -> String {
     func bare(_ text: String) -> String {
-        String(text.prefix { $0 != "(" && $0 != " " && $0 != "{" && $0 != "." })
+        for special in ["prefix(untilOutputFrom:", "drop(untilOutputFrom:", "drop(while:", "prefix(while:"]
+        where text.hasPrefix(special) {
+            return special + ")"
+        }
+        return String(text.prefix { $0 != "(" && $0 != " " && $0 != "{" && $0 != "." })
     }
     let ops = c.ops.filter { $0 != .probe }.map { bare($0.description) }
     let source: String
@@ -142,6 +146,9 @@ func runWorker(from: Int, count: Int, base: UInt64) {
 /// Where in OpenCombine's own sources a crash happened (the innermost operator frame of its
 /// backtrace), e.g. "Publishers.ReplaceError.swift:134".
 func openCombineCrashSite(_ stderr: [String]) -> String {
+    if stderr.contains(where: { $0.contains("Attempted to read an unowned reference") }) {
+        return "unowned reference read"
+    }
     for line in stderr {
         guard let range = line.range(of: "Sources/OpenCombine/") ?? line.range(of: "Sources/COpenCombineHelpers/")
         else { continue }

@@ -100,6 +100,15 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
     case append([Int])
     case prepend([Int])
     case mapKeyPath
+    // Operators with more than one source (owned by the engine work).
+    case zipWith([Int])
+    case flatMapJust
+    case flatMapOneAtATime([Int])
+    case switchToLatestJust
+    case bufferByRequest(Int)
+    case bufferKeepFull(Int)
+    case prefixUntilOutputEmpty
+    case dropUntilOutputJust
 
     public var description: String {
         switch self {
@@ -155,6 +164,14 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
         case .append(let vs): return "append(\(vs))"
         case .prepend(let vs): return "prepend(\(vs))"
         case .mapKeyPath: return "map(\\.self)"
+        case .zipWith(let vs): return "zip(\(vs).publisher).map(+)"
+        case .flatMapJust: return "flatMap { Just($0 + 1) }"
+        case .flatMapOneAtATime(let vs): return "flatMap(maxPublishers: .max(1)) { _ in \(vs).publisher }"
+        case .switchToLatestJust: return "map { Just($0) }.switchToLatest()"
+        case .bufferByRequest(let n): return "buffer(size: \(n), prefetch: .byRequest, whenFull: .dropOldest)"
+        case .bufferKeepFull(let n): return "buffer(size: \(n), prefetch: .keepFull, whenFull: .dropNewest)"
+        case .prefixUntilOutputEmpty: return "prefix(untilOutputFrom: Empty())"
+        case .dropUntilOutputJust: return "drop(untilOutputFrom: Just(0))"
         }
     }
 
@@ -162,6 +179,9 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
     public var family: String {
         switch self {
         case .catchJust, .retry, .append, .prepend: return "async-api"
+        case .zipWith, .flatMapJust, .flatMapOneAtATime, .switchToLatestJust,
+            .bufferByRequest, .bufferKeepFull, .prefixUntilOutputEmpty, .dropUntilOutputJust:
+            return "engine"
         default: return "operators"
         }
     }
@@ -304,7 +324,7 @@ extension Case {
 
     static func randomOp(_ rng: inout SplitMix) -> Op {
         func s() -> Int { rng.int(0...5) }
-        switch rng.int(0...53) {
+        switch rng.int(0...61) {
         case 0: return .map(add: rng.int(1...3))
         case 1: return .tryMap(throwOn: s())
         case 2: return .filter(mod: rng.int(2...3))
@@ -355,7 +375,15 @@ extension Case {
         case 50: return .retry(rng.int(0...2))
         case 51: return .append((0..<rng.int(0...2)).map { _ in s() })
         case 52: return .prepend((0..<rng.int(0...2)).map { _ in s() })
-        default: return .mapKeyPath
+        case 53: return .mapKeyPath
+        case 54: return .zipWith((0..<rng.int(0...3)).map { _ in s() })
+        case 55: return .flatMapJust
+        case 56: return .flatMapOneAtATime((0..<rng.int(0...2)).map { _ in s() })
+        case 57: return .switchToLatestJust
+        case 58: return .bufferByRequest(rng.int(1...3))
+        case 59: return .bufferKeepFull(rng.int(1...3))
+        case 60: return .prefixUntilOutputEmpty
+        default: return .dropUntilOutputJust
         }
     }
 

@@ -251,6 +251,23 @@ private final class Run {
         case .mapKeyPath:
             let keyPath: KeyPath<Int, Int> = \.self
             return p.map(keyPath).eraseToAnyPublisher()
+        case .zipWith(let vs):
+            return p.zip(Publishers.Sequence<[Int], any Error>(sequence: vs)).map { $0 + $1 }.eraseToAnyPublisher()
+        case .flatMapJust:
+            return p.flatMap { Just($0 + 1).setFailureType(to: (any Error).self) }.eraseToAnyPublisher()
+        case .flatMapOneAtATime(let vs):
+            return p.flatMap(maxPublishers: .max(1)) { _ in Publishers.Sequence<[Int], any Error>(sequence: vs) }
+                .eraseToAnyPublisher()
+        case .switchToLatestJust:
+            return p.map { Just($0).setFailureType(to: (any Error).self) }.switchToLatest().eraseToAnyPublisher()
+        case .bufferByRequest(let n):
+            return p.buffer(size: n, prefetch: .byRequest, whenFull: .dropOldest).eraseToAnyPublisher()
+        case .bufferKeepFull(let n):
+            return p.buffer(size: n, prefetch: .keepFull, whenFull: .dropNewest).eraseToAnyPublisher()
+        case .prefixUntilOutputEmpty:
+            return p.prefix(untilOutputFrom: Empty<Int, Never>()).eraseToAnyPublisher()
+        case .dropUntilOutputJust:
+            return p.drop(untilOutputFrom: Just(0).setFailureType(to: (any Error).self)).eraseToAnyPublisher()
         }
     }
 }
