@@ -49,10 +49,11 @@ public struct Published<Value> {
     /// The property's publisher (`$property`): the current value on first demand, then each new value.
     ///
     /// The setter exists so the projection can be passed `inout` to ``Publisher/assign(to:)``;
-    /// assigning another property's projection makes this property share that storage, as in Combine.
+    /// assigning a projection (`a.$value = b.$value`) has no effect, as in Combine: the property
+    /// keeps its own storage.
     public var projectedValue: Publisher {
         mutating get { Publisher(box: box) }
-        set { box = newValue.box }
+        set {}  // swiftlint:disable:this unused_setter_value
     }
 
     /// Reads and writes the property through its enclosing object.
@@ -93,8 +94,10 @@ public struct Published<Value> {
             Publisher(box: object[keyPath: storageKeyPath].box)
         }
         set {
-            object[keyPath: storageKeyPath].box = newValue.box
-            newValue.box.rememberAssignOwner(object)
+            // Only `assign(to: &$property)` writes back the projection it was given (this property's
+            // own); any other assigned projection is ignored, as in Combine.
+            let box = object[keyPath: storageKeyPath].box
+            if newValue.box === box { box.rememberAssignOwner(object) }
         }
     }
 

@@ -114,6 +114,12 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// weak reference. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline
     weak var assignOwner: AnyObject?
+    /// The thread inside an observed write (0: none). Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline
+    var writer: UInt = 0
+    /// Held by the thread whose observed write is under way (see `setObserved`).
+    @usableFromInline
+    let turn = Lock()
 
     @inlinable
     init(_ value: Value) {
@@ -158,14 +164,48 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let willChange = willChangeSlot.load(ordering: .acquiring)
         lock.lock()
         let external = _ExternalTracking.isInstalled.load(ordering: .relaxed)
-        if willChange == nil && projection == nil && !hasObserversLocked && !external {
-            storedValue = newValue
-            version &+= 1
+        if writer == 0 && willChange == nil && projection == nil && !hasObserversLocked && !external {
+            let old = replaceStoredLocked(newValue)
             let newVersion = version
             lock.unlock()
+            withExtendedLifetime(old) {}  // the old value's deinit runs here, after unlocking
             absorbOwnWrite(newVersion: newVersion)
             return
         }
+        lock.unlock()
+        setObserved(newValue, object: object, willChange: willChange, external: external)
+    }
+
+    /// Stores `newValue` and bumps the version (call with `lock` held); returns the old value, to be
+    /// released by the caller after unlocking (a deinit is user code).
+    @inlinable
+    func replaceStoredLocked(_ newValue: Value) -> Value {
+        let old = storedValue
+        storedValue = newValue
+        version &+= 1
+        return old
+    }
+
+    /// A write somebody observes, taken as one turn: concurrent writers of this property wait for
+    /// each other, so the order in which `$property` subscribers receive values is the order in which
+    /// they are stored — the property and `$property`'s current value never disagree. A write made
+    /// from inside this write's callouts on the same thread (a subscriber that assigns the property)
+    /// runs nested, without waiting; when it stores, the outer write's value is not stored after it
+    /// (the property ends with the value `$property` delivered last).
+    @inlinable
+    func setObserved(
+        _ newValue: Value, object: AnyObject?, willChange: Unmanaged<ObservableObjectPublisher>?, external: Bool
+    ) {
+        let me = currentThreadID()
+        lock.lock()
+        let nested = writer == me
+        if !nested {
+            lock.unlock()
+            turn.lock()
+            lock.lock()
+            writer = me
+        }
+        let startVersion = version
         let willSetObservers = hasObserversLocked ? takeFiringLocked(.willSet) : FiringList()
         let projection = self.projection.map { Unmanaged.passUnretained($0) }
         lock.unlock()
@@ -174,11 +214,16 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         willChange?._withUnsafeGuaranteedRef { $0.send() }
         projection?._withUnsafeGuaranteedRef { $0.send(newValue) }
         lock.lock()
-        storedValue = newValue
-        version &+= 1
+        // A nested write stored a newer value meanwhile: that one stays.
+        let stores = version == startVersion
+        let old: Value? = stores ? replaceStoredLocked(newValue) : nil
         let newVersion = version
-        let didSetObservers = hasObserversLocked ? takeFiringLocked(.didSet) : FiringList()
+        let didSetObservers = stores && hasObserversLocked ? takeFiringLocked(.didSet) : FiringList()
+        if !nested { writer = 0 }
         lock.unlock()
+        if !nested { turn.unlock() }
+        withExtendedLifetime(old) {}  // released after unlocking
+        guard stores else { return }
         absorbOwnWrite(newVersion: newVersion)
         if !didSetObservers.isEmpty { fire(didSetObservers, .didSet, object: object) }
         if external { reportExternally(.didSet, object: object) }

@@ -27,7 +27,7 @@ public struct ObserveExecutor: Sendable {
     }
 }
 
-private func runIsolated(to actor: isolated some Actor, _ job: @Sendable () -> Void) {
+private func runIsolated(to actor: isolated any Actor, _ job: @Sendable () -> Void) {
     job()
 }
 
@@ -37,7 +37,16 @@ private func runIsolated(to actor: isolated some Actor, _ job: @Sendable () -> V
 /// - Re-runs read the new values (they start after the store).
 /// - Bursts coalesce: changes that land while a re-run is pending or running cause one more run,
 ///   not one per change.
-/// - Cancelling the returned token stops it at once: no re-run starts afterwards.
+/// - A body that writes what it reads (`observe { model.count += 1 }`) runs once per outside
+///   change: its own writes do not trigger it.
+/// - `body` inherits the caller's isolation, as the toolchain's `Task { }` does: called from
+///   `@MainActor` code it may touch main-actor state, and its re-runs happen on the main actor (at
+///   once when the change is made on the main thread, otherwise right after); called from inside an
+///   actor, its re-runs are isolated to that actor. From non-isolated code it re-runs wherever
+///   `executor` says (by default synchronously, on the thread that made the change).
+/// - Cancelling the returned token is final: once `cancel()` returns, no run starts, from any
+///   thread. A run already under way on another thread is waited for; a cancel from inside the body
+///   does not wait for itself.
 ///
 /// ```swift
 /// let token = observe { print("apples:", basket.apples) }
@@ -46,14 +55,44 @@ private func runIsolated(to actor: isolated some Actor, _ job: @Sendable () -> V
 /// basket.apples += 1
 /// // Prints "apples: 1"
 /// ```
-public func observe(on executor: ObserveExecutor = .immediate, _ body: @escaping @Sendable () -> Void) -> AnyCancellable {
-    let loop = ObserveLoop<Void>(executor: executor, compute: body, deliver: { _ in })
+///
+/// - Parameters:
+///   - executor: Where re-runs are started. An isolated `body` still runs isolated to its actor.
+///   - body: The closure to run and re-run.
+/// - Returns: A token that cancels the observation (also when released).
+public func observe(
+    on executor: ObserveExecutor = .immediate,
+    @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
+) -> AnyCancellable {
+    let isolation = body.isolation
+    if let isolation {
+        // The first run happens here, on the caller, so the caller must be where `body` is isolated
+        // (what it is when `body` inherited the caller's isolation).
+        isolation.preconditionIsolated("Ripple: observe's body is isolated to an actor the caller is not on")
+        if isolation === MainActor.shared { noteMainActorThread() }
+    }
+    let loop = ObserveLoop<Void>(
+        executor: executor, isolation: isolation, compute: synchronousBody(body), deliver: { _ in })
     loop.start()
     return AnyCancellable { loop.cancel() }
 }
 
+/// `body` as a plain synchronous closure. `observe` calls it only where its isolation holds: the
+/// first run on the caller (whose isolation `body` inherited), re-runs after hopping to
+/// `body.isolation`. (Swift 6 has no spelling for a synchronous call of an `@isolated(any)`
+/// function that is known to be on its actor; the value is the same closure either way.)
+private func synchronousBody(_ body: @escaping @isolated(any) @Sendable () -> Void) -> @Sendable () -> Void {
+    require(
+        MemoryLayout<@isolated(any) @Sendable () -> Void>.size == MemoryLayout<@Sendable () -> Void>.size,
+        "Ripple: unexpected layout of an @isolated(any) closure")
+    return unsafeBitCast(body, to: (@Sendable () -> Void).self)
+}
+
 /// The engine behind ``observe(on:_:)``, the tracked publisher and the tracked async sequence:
 /// `compute` runs tracked, `deliver` gets its result outside the tracking scope.
+///
+/// One struct of state behind `lock`; `gate` is held by the thread running `compute` and
+/// `deliver`, so a cancel from another thread can wait for a run that was admitted before it.
 final class ObserveLoop<Value>: @unchecked Sendable {
     private enum Status {
         case idle
@@ -62,29 +101,45 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         case cancelled
     }
 
+    private struct State {
+        var status = Status.idle
+        /// A change arrived while running: run once more when done.
+        var dirty = false
+        var observer: TrackingObserver?
+        /// The thread inside `compute`/`deliver` (0: none).
+        var runner: UInt = 0
+    }
+
     private let lock = Lock()
-    private var status = Status.idle
-    /// A change arrived while running: run once more when done.
-    private var dirty = false
-    private var observer: TrackingObserver?
+    @exclusivity(unchecked) private var state = State()
+    private let gate = Lock()
     private let executor: ObserveExecutor
+    private let isolation: (any Actor)?
     private let compute: @Sendable () -> Value
     private let deliver: @Sendable (Value) -> Void
 
-    init(executor: ObserveExecutor, compute: @escaping @Sendable () -> Value, deliver: @escaping @Sendable (Value) -> Void) {
+    init(
+        executor: ObserveExecutor, isolation: (any Actor)? = nil, compute: @escaping @Sendable () -> Value,
+        deliver: @escaping @Sendable (Value) -> Void
+    ) {
         self.executor = executor
+        self.isolation = isolation
         self.compute = compute
         self.deliver = deliver
     }
 
     /// The first run happens synchronously, on the caller's thread.
     func start() {
+        gate.lock()
         lock.lock()
-        status = .running
+        state.status = .running
+        state.runner = currentThreadID()
         lock.unlock()
         run()
     }
 
+    /// Runs `compute` and `deliver` with the gate held (the caller took it and admitted the run),
+    /// then releases the gate and schedules the next run if a change arrived meanwhile.
     private func run() {
         var cancelled = false
         let value = withAccesses(compute) { value, accesses in
@@ -92,42 +147,43 @@ final class ObserveLoop<Value>: @unchecked Sendable {
                 self?.changed()
             }
             lock.lock()
-            guard status != .cancelled else {
+            guard state.status != .cancelled else {
                 lock.unlock()
                 cancelled = true
                 return value
             }
-            let previous = observer
-            observer = next
+            let previous = state.observer
+            state.observer = next
             lock.unlock()
             previous?.cancel()
-            next.arm(on: accesses)  // fires at once if something changed after it was read
+            next.arm(on: accesses)  // fires at once if another thread changed something after it was read
             return value
         }
-        guard !cancelled else { return }
-        deliver(value)
+        if !cancelled { deliver(value) }
         lock.lock()
-        if status == .running && dirty {
+        state.runner = 0
+        let again = state.status == .running && state.dirty
+        if again {
             // Something changed while this run was in progress: one more run, for all of it.
-            dirty = false
-            status = .scheduled
-            lock.unlock()
-            schedule()
-        } else {
-            if status == .running { status = .idle }
-            lock.unlock()
+            state.dirty = false
+            state.status = .scheduled
+        } else if state.status == .running {
+            state.status = .idle
         }
+        lock.unlock()
+        gate.unlock()
+        if again { schedule() }
     }
 
     private func changed() {
         lock.lock()
-        switch status {
+        switch state.status {
         case .idle:
-            status = .scheduled
+            state.status = .scheduled
             lock.unlock()
             schedule()
         case .running:
-            dirty = true
+            state.dirty = true
             lock.unlock()
         case .scheduled, .cancelled:
             lock.unlock()
@@ -136,24 +192,41 @@ final class ObserveLoop<Value>: @unchecked Sendable {
 
     private func schedule() {
         executor.enqueue { [self] in
-            lock.lock()
-            guard status == .scheduled else {
-                lock.unlock()
-                return
-            }
-            status = .running
-            lock.unlock()
-            run()
+            guard let isolation else { return admitAndRun() }
+            if isolation === MainActor.shared && isOnMainActorThread() { return admitAndRun() }
+            Task { await runIsolated(to: isolation) { self.admitAndRun() } }
         }
+    }
+
+    /// Starts the scheduled run unless it was cancelled meanwhile (decided under the gate, so a
+    /// cancel either prevents it or waits for it).
+    private func admitAndRun() {
+        gate.lock()
+        lock.lock()
+        guard state.status == .scheduled else {
+            lock.unlock()
+            gate.unlock()
+            return
+        }
+        state.status = .running
+        state.runner = currentThreadID()
+        lock.unlock()
+        run()
     }
 
     func cancel() {
         lock.lock()
-        status = .cancelled
-        let observer = self.observer
-        self.observer = nil
+        state.status = .cancelled
+        let observer = state.observer.take()
+        let runner = state.runner
         lock.unlock()
         observer?.cancel()
+        if runner != 0 && runner != currentThreadID() {
+            // A run admitted before this cancel is under way on another thread: wait for it, so
+            // nothing of this loop runs once `cancel()` has returned.
+            gate.lock()
+            gate.unlock()
+        }
     }
 }
 

@@ -78,3 +78,18 @@ final class TrackingThread {
     private static func setValue(_ value: UnsafeMutableRawPointer) { pthread_setspecific(key, value) }
     #endif
 }
+
+/// The main actor's thread, learned the first time main-actor-isolated code starts an `observe`
+/// (the main actor runs on one thread, and that code runs synchronously on it). 0: not known yet.
+private let mainActorThread = Atomic<UInt>(0)
+
+/// Records the calling thread as the main actor's. Call only from main-actor-isolated code.
+func noteMainActorThread() {
+    mainActorThread.store(currentThreadID(), ordering: .relaxed)
+}
+
+/// Whether the calling thread is the main actor's (known once ``noteMainActorThread()`` ran).
+func isOnMainActorThread() -> Bool {
+    let main = mainActorThread.load(ordering: .relaxed)
+    return main != 0 && main == currentThreadID()
+}

@@ -108,6 +108,67 @@ import Testing
         #expect(runs.current == 1)
     }
 
+    /// Rule 42c: a body that writes what it reads runs once per outside change, never recursively.
+    @Test func aBodyThatWritesWhatItReadsRunsOncePerOutsideChange() {
+        let basket = Basket()
+        let runs = Locked(0)
+        let token = observe {
+            runs.withLock { $0 += 1 }
+            basket.apples += 1
+        }
+        #expect(runs.current == 1 && basket.apples == 1)
+        basket.apples = 10  // an outside change
+        #expect(runs.current == 2 && basket.apples == 11)
+        basket.peaches = 1  // not read
+        #expect(runs.current == 2)
+        token.cancel()
+    }
+
+    /// Rule 41 / T3: cancelling from inside the body stops it (and does not wait for itself).
+    @Test func cancelFromInsideTheBody() {
+        let basket = Basket()
+        let runs = Locked(0)
+        let token = Locked<AnyCancellable?>(nil)
+        token.withLock {
+            $0 = observe {
+                _ = basket.apples
+                let run = runs.withLock { $0 += 1; return $0 }
+                if run == 2 { token.withLock { $0 }?.cancel() }
+            }
+        }
+        basket.apples = 1
+        basket.apples = 2
+        #expect(runs.current == 2)
+    }
+
+    /// T3: a cancel made while another thread runs the body returns only after that run.
+    @Test func cancelWaitsForARunUnderWayOnAnotherThread() {
+        let basket = Basket()
+        let events = Locked<[String]>([])
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let runs = Locked(0)
+        let token = observe {
+            _ = basket.apples
+            guard runs.withLock({ $0 += 1; return $0 }) == 2 else { return }
+            entered.signal()
+            release.wait()
+            events.withLock { $0.append("run ended") }
+        }
+        let writer = Thread { basket.apples = 1 }  // runs the body on this thread (immediate)
+        writer.start()
+        entered.wait()
+        let cancelled = DispatchSemaphore(value: 0)
+        Thread {
+            token.cancel()
+            events.withLock { $0.append("cancel returned") }
+            cancelled.signal()
+        }.start()
+        release.signal()
+        cancelled.wait()
+        #expect(events.current == ["run ended", "cancel returned"])
+    }
+
     @Test func runsOnTheMainActor() async {
         let basket = Basket()
         let reRunsOnMain = Locked(0)

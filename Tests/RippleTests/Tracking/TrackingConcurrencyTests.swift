@@ -1,3 +1,4 @@
+import Foundation
 import Ripple
 import Testing
 
@@ -84,6 +85,53 @@ extension Heavy {
             }
             counter.value = -1  // fires every one-shot still armed
             #expect(fires.current == 4_000)
+        }
+
+        /// T3 / issue 14: tokens cancelled while other threads write: no crash, and no body starts
+        /// after `cancel()` returned (each body checks its own token's flag, set right after cancel).
+        @Test func cancelRacingWritersIsMemorySafeAndFinal() {
+            let counter = Counter()
+            let iterations = sanitizerScaled(1_000_000)
+            let done = Locked(false)
+            let lateRuns = Locked(0)
+            let runs = Locked(0)
+            runConcurrently(threads: 2) { role in
+                if role == 0 {
+                    for _ in 0..<iterations {
+                        let cancelled = Locked(false)
+                        let token = observe {
+                            if cancelled.current { lateRuns.withLock { $0 += 1 } }
+                            runs.withLock { $0 += 1 }
+                            _ = counter.value
+                        }
+                        token.cancel()
+                        cancelled.withLock { $0 = true }
+                    }
+                    done.withLock { $0 = true }
+                } else {
+                    var step = 0
+                    while !done.current {
+                        step += 1
+                        if step.isMultiple(of: 2) { counter.value = step } else { counter.other = step }
+                    }
+                }
+            }
+            #expect(lateRuns.current == 0)
+            #expect(runs.current >= iterations)
+        }
+
+        /// Tracking a scope with many reads costs O(n): 20,000 distinct properties in one scope.
+        @Test func aScopeWithManyReadsTracksEveryOne() {
+            let counters = (0..<20_000).map { _ in Counter() }
+            let fired = Locked(0)
+            let token = track({ for counter in counters { _ = counter.value } }, phase: .didSet) { _ in
+                fired.withLock { $0 += 1 }
+            }
+            counters[19_999].value = 1
+            counters[0].value = 1
+            counters[10_000].other = 1  // not read
+            #expect(fired.current == 2)
+            token.cancel()
         }
     }
 }
