@@ -3,7 +3,7 @@ protocol Chapter: Sendable {
     var title: String { get }
     /// One or two sentences printed before the chapter runs.
     var summary: String { get }
-    func run() async
+    func run() async throws
 }
 
 /// Prints an indented line, so the chapter's own narration stands apart from stream output.

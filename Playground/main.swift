@@ -36,7 +36,7 @@ if arguments.contains("--list") {
         print("━━━ Chapter \(index + 1): \(chapter.title) ━━━")
         print(chapter.summary)
         print("")
-        await chapter.run()
+        try await chapter.run()
         print("")
     }
 }

@@ -39,14 +39,14 @@ struct StateChapter: Chapter {
         node, so once the node exists, a new initial value from the parent is ignored.
         """
 
-    @MainActor func run() async {
+    @MainActor func run() async throws {
         let tree = RenderTree(CounterParent())
         showTree(tree, "inserted")
         showLog(tree)
-        tree.tap("Count: 5")
+        try tree.tap("Count: 5")
         showTree(tree, "tapped the counter")
         showLog(tree)
-        tree.tap("Start at 10")
+        try tree.tap("Start at 10")
         showTree(tree, "parent now passes 10")
         showLog(tree)
         show("(the parent re-ran; Counter kept its node and its value: the initializer only sets the initial value)")
@@ -102,17 +102,17 @@ struct ObjectOwnershipChapter: Chapter {
         created once per node and survives.
         """
 
-    @MainActor func run() async {
+    @MainActor func run() async throws {
         for owned in [false, true] {
             show(owned ? "Example 6.2: @StateObject" : "Example 6.1: @ObservedObject")
             let tree = RenderTree(
                 ContentView { count in
                     owned ? AnyView(OwnedCountView(rootCount: count)) : AnyView(ObservedCountView(rootCount: count))
                 })
-            tree.tap("Counter Add")
-            tree.tap("Counter Add")
+            try tree.tap("Counter Add")
+            try tree.tap("Counter Add")
             showTree(tree, "  after Counter Add ×2")
-            tree.tap("Root Add")
+            try tree.tap("Root Add")
             showTree(tree, "  after Root Add")
         }
     }
@@ -159,7 +159,7 @@ struct ViewsPushPullChapter: Chapter {
         only when a property it read changes (pull).
         """
 
-    @MainActor func run() async {
+    @MainActor func run() async throws {
         let published = PublishedBasket()
         let push = RenderTree(VStack { AppleView(basket: published); PeachView(basket: published) })
         let tracked = Basket()
@@ -215,12 +215,12 @@ struct ViewModelBindingChapter: Chapter {
         compare before writing (Ripple's own $state and $model.x bindings already do).
         """
 
-    @MainActor func run() async {
+    @MainActor func run() async throws {
         for fixed in [false, true] {
             let model = TypingViewModel()
             let tree = RenderTree(TypingView(model: model, fixed: fixed))
-            tree.focus("Description")
-            tree.type("a", into: "Description")
+            try tree.focus("Description")
+            try tree.type("a", into: "Description")
             show((fixed ? "comparing setter: " : "plain setter:     ") + model.calls.joined(separator: ", "))
         }
     }
@@ -274,14 +274,14 @@ struct EnvironmentChapter: Chapter {
         questions per session.
         """
 
-    @MainActor func run() async {
+    @MainActor func run() async throws {
         let tree = RenderTree(StarterView().environmentObject(ChallengesViewModel()))
         showTree(tree, "start")
         tree.clearLog()
-        tree.tap("Answer correctly")
+        try tree.tap("Answer correctly")
         showTree(tree, "answered")
         showLog(tree)
-        tree.tap("Ten questions")
+        try tree.tap("Ten questions")
         showTree(tree, "ten questions")
         showLog(tree)
     }

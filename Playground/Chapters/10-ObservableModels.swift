@@ -137,37 +137,37 @@ struct ObservableModelsChapter: Chapter {
         properties, and .environment(model) shares it with @Environment(Model.self).
         """
 
-    @MainActor func run() async {
+    @MainActor func run() async throws {
         show("A model in @State survives the parent's re-render:")
         let counter = RenderTree(CounterScreen())
-        counter.tap("Increment: 0")
-        counter.tap("Increment: 1")
+        try counter.tap("Increment: 0")
+        try counter.tap("Increment: 1")
         counter.clearLog()
-        counter.tap("Root Add")
+        try counter.tap("Root Add")
         showScreen(counter, "  after Increment ×2, Root Add")
         showBodies(counter)
 
         show("A model passed as a plain property:")
         let plain = RenderTree(PlainScreen())
         plain.clearLog()
-        plain.tap("Shared: 0")
+        try plain.tap("Shared: 0")
         showScreen(plain, "  tapped")
         showBodies(plain)
 
         show("Apples and peaches: only the view that read the changed property re-runs:")
         let fruit = RenderTree(FruitScreen(model: FruitModel()))
         fruit.clearLog()
-        fruit.tap("apples 0")
+        try fruit.tap("apples 0")
         showScreen(fruit, "  tapped apples ($model.numberOfApples)")
         showBodies(fruit)
-        fruit.tap("peaches 0")
+        try fruit.tap("peaches 0")
         showScreen(fruit, "  tapped peaches")
         showBodies(fruit)
 
         show("A model in the environment:")
         let settings = RenderTree(SettingsScreen())
         settings.clearLog()
-        settings.tap("Bigger")
+        try settings.tap("Bigger")
         showScreen(settings, "  fontSize += 2")
         showBodies(settings)
     }

@@ -31,12 +31,20 @@ final class WarnOnce: @unchecked Sendable {
 
 /// The storage of one `@State` property, kept in its render-tree node. Reads and writes are
 /// tracked (a body depends on the state it read), and a write of an equal value changes nothing.
-final class StateStorage<Value>: @unchecked Sendable {
+final class StateStorage<Value>: LabeledStorage, @unchecked Sendable {
     private let registrar = TrackingRegistrar()
     private let lock = NSLock()
     private var stored: Value
+    private var name: String?
 
     init(_ value: Value) { stored = value }
+
+    /// The wrapper's property (`_draft`), so a log that reaches this storage through a binding
+    /// names it rather than its type.
+    var label: String? {
+        get { lock.withLock { name } }
+        set { lock.withLock { name = newValue } }
+    }
 
     var value: Value {
         get {
@@ -50,6 +58,11 @@ final class StateStorage<Value>: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Storage that knows the name of the wrapper property that owns it.
+protocol LabeledStorage: AnyObject {
+    var label: String? { get }
 }
 
 /// Links a `State` value (copied freely with its view) to the storage in its node.
@@ -113,6 +126,7 @@ public struct State<Value>: DynamicProperty, NodeInstallable {
     func install(on node: _NodeHandle, slot: Int, label: String) {
         let storage = node.storage(at: slot) { StateStorage(initial) }
         link.current = storage
+        storage.label = label
         node.name(storage, label)
     }
 }

@@ -134,7 +134,7 @@ public final class _NodeHandle: @unchecked Sendable {
         } else {
             property = event.propertyName ?? "property"
         }
-        let name = label ?? "\(event.subjectType).\(property)"
+        let name = label ?? (event.object as? LabeledStorage)?.label ?? "\(event.subjectType).\(property)"
         tree.markDirty(self, cause: "\(name) changed")
     }
 

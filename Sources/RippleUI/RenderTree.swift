@@ -11,7 +11,7 @@ import Foundation
 ///     }
 /// }
 /// let tree = RenderTree(Counter())
-/// tree.tap("Count: 0")
+/// try tree.tap("Count: 0")
 /// tree.texts            // ["Count: 1"]
 /// tree.log              // ["Counter: @identity", "Counter: _value changed"]
 /// ```
@@ -38,6 +38,8 @@ public final class RenderTree {
     private nonisolated(unsafe) var entries: [String] = []
     private nonisolated(unsafe) var counts: [String: Int] = [:]
     private var afterPass: [() -> Void] = []
+    /// Tasks started by `.task` modifiers that ``waitForTasks()`` has not awaited yet.
+    private var startedTasks: [Task<Void, Never>] = []
     private var pass = 0
     /// Guarded by `lock`.
     private nonisolated(unsafe) var nodesCreated = 0
@@ -68,16 +70,10 @@ public final class RenderTree {
     /// How many times bodies of views of this type name were evaluated.
     public func evaluations(of typeName: String) -> Int { lock.withLock { counts[typeName] ?? 0 } }
 
-    /// The texts the tree shows now, depth first (texts, and `[title: value]` for fields and toggles).
-    public var texts: [String] {
-        var result: [String] = []
-        func walk(_ node: _NodeHandle) {
-            if let text = (node.view as? any _PrimitiveView)?._text { result.append(text) }
-            node.children.forEach(walk)
-        }
-        walk(root)
-        return result
-    }
+    /// The texts the screen shows now, depth first: texts, and `[title: value]` for fields,
+    /// toggles, sliders, steppers and pickers. Only the top screen counts: the pushed destination
+    /// of a navigation stack, the presented sheet (see ``RenderTree/tap(_:)``).
+    public var texts: [String] { visibleTexts() }
 
     /// An indented outline of the tree: one line per node, with what it shows.
     public func dump() -> String {
@@ -99,6 +95,39 @@ public final class RenderTree {
         let previous = root.view
         root.view = view
         if root.differs(previous, view) { markDirty(root, cause: "@self changed") }
+        flush()
+    }
+
+    /// The environment the root view gets.
+    var rootEnvironment: EnvironmentValues { root.environment }
+
+    func started(_ task: Task<Void, Never>) { startedTasks.append(task) }
+
+    /// Waits until every task the views' `.task` modifiers have started has finished — run to its
+    /// end, or stopped after being cancelled — flushing after each round (a finished task's
+    /// changes may start new ones). A task that never ends must be cancelled first (by removing
+    /// its view, or changing its id), or this never returns.
+    public func waitForTasks() async {
+        while true {
+            let tasks = startedTasks
+            startedTasks = []
+            if tasks.isEmpty {
+                flush()
+                return
+            }
+            for task in tasks { await task.value }
+            flush()
+        }
+    }
+
+    /// Changes the root's environment (what the app's scene hands its views: ``scenePhase``, an
+    /// app storage): readers of what changed re-evaluate, then the tree is flushed.
+    public func updateEnvironment(_ transform: (inout EnvironmentValues) -> Void) {
+        var environment = root.environment
+        transform(&environment)
+        for cause in root.environmentChanges(to: environment) { markDirty(root, cause: cause) }
+        root.environment = environment
+        propagate(environment, below: root)
         flush()
     }
 
@@ -172,11 +201,11 @@ public final class RenderTree {
         if let primitive = view as? any _PrimitiveView {
             if node.layout.listsStoredChildren {
                 // Its children were built by its parent's body: listing them reads nothing.
-                children = primitive._children()
+                children = primitive._children(in: node)
             } else {
                 var listed: [_Child] = []
                 node.setTracking(
-                    track({ listed = primitive._children() }, phase: .willSet) { [weak node] event in
+                    track({ listed = primitive._children(in: node) }, phase: .willSet) { [weak node] event in
                         node?.changed(event, generation: generation)
                     })
                 children = listed
@@ -277,83 +306,6 @@ public final class RenderTree {
             propagate(inner, below: child)
         }
     }
-
-    // MARK: Interactions
-
-    /// Finds the first node whose view satisfies `match`, depth first.
-    private func find(_ match: (_NodeHandle) -> Bool) -> _NodeHandle? {
-        func walk(_ node: _NodeHandle) -> _NodeHandle? {
-            if match(node) { return node }
-            for child in node.children { if let found = walk(child) { return found } }
-            return nil
-        }
-        return walk(root)
-    }
-
-    private func textsBelow(_ node: _NodeHandle) -> [String] {
-        var result: [String] = []
-        func walk(_ node: _NodeHandle) {
-            if let text = (node.view as? any _PrimitiveView)?._text { result.append(text) }
-            node.children.forEach(walk)
-        }
-        walk(node)
-        return result
-    }
-
-    /// Taps the first button whose label shows `title` (exactly, or as its prefix), then flushes.
-    /// Traps if there is none, naming the texts on screen.
-    public func tap(_ title: String) {
-        guard
-            let node = find({ node in
-                node.view is any _ButtonView && textsBelow(node).contains { $0 == title || $0.hasPrefix(title) }
-            }),
-            let button = node.view as? any _ButtonView
-        else { fatalError("RenderTree.tap: no button \"\(title)\" among \(texts)") }
-        button._tap()
-        flush()
-    }
-
-    private func field(_ title: String) -> TextField {
-        guard let node = find({ ($0.view as? TextField)?.title == title }), let field = node.view as? TextField else {
-            fatalError("RenderTree: no text field \"\(title)\" among \(texts)")
-        }
-        return field
-    }
-
-    /// Focuses the text field titled `title`. Like SwiftUI's, the field writes its current text back
-    /// through its binding.
-    public func focus(_ title: String) {
-        let binding = field(title).text
-        binding.wrappedValue = binding.wrappedValue
-        flush()
-    }
-
-    /// Types `text` into the text field titled `title` (the whole new content). Like SwiftUI's, the
-    /// field writes the edit through its binding twice.
-    public func type(_ text: String, into title: String) {
-        let binding = field(title).text
-        binding.wrappedValue = text
-        binding.wrappedValue = text
-        flush()
-    }
-
-    /// Flips the toggle titled `title`.
-    public func toggle(_ title: String) {
-        guard let node = find({ ($0.view as? Toggle)?.title == title }), let toggle = node.view as? Toggle else {
-            fatalError("RenderTree.toggle: no toggle \"\(title)\" among \(texts)")
-        }
-        toggle.isOn.wrappedValue.toggle()
-        flush()
-    }
-}
-
-/// A button, for ``RenderTree/tap(_:)``.
-@MainActor protocol _ButtonView {
-    func _tap()
-}
-
-extension Button: _ButtonView {
-    func _tap() { action() }
 }
 
 /// A child's identity among its siblings: its key and its view type.

@@ -29,6 +29,9 @@ extension Never: View {
 public protocol _PrimitiveView: View where Body == Never {
     /// The views this view contains, each with the identity it has among its siblings.
     func _children() -> [_Child]
+    /// The views this view contains, for views that keep state in their node (navigation stacks,
+    /// presentations); the default lists ``_children()``.
+    func _children(in node: _NodeHandle) -> [_Child]
     /// What this view shows, for the tree's text dump (`nil`: nothing of its own).
     var _text: String? { get }
     /// Called when the node is first inserted (`previous == nil`) and each time it is updated.
@@ -41,6 +44,7 @@ extension _PrimitiveView {
     /// Primitive views have no body: the render tree handles them itself.
     public var body: Never { fatalError("\(Self.self) is a primitive view and has no body") }
     public func _children() -> [_Child] { [] }
+    public func _children(in node: _NodeHandle) -> [_Child] { _children() }
     public var _text: String? { nil }
     public func _update(node: _NodeHandle, previous: Self?) {}
     public func _applyEnvironment(to environment: inout EnvironmentValues) {}
@@ -283,20 +287,4 @@ public struct TextField: _PrimitiveView {
     }
 
     public var _text: String? { "[\(title): \(text.wrappedValue)]" }
-}
-
-/// A switch bound to a Boolean (``RenderTree/toggle(_:)``).
-public struct Toggle: _PrimitiveView {
-    /// The toggle's title (how tests find it).
-    public let title: String
-    /// The binding the toggle reads and flips.
-    public let isOn: Binding<Bool>
-
-    /// Creates a toggle titled `title` bound to `isOn`.
-    public init(_ title: String, isOn: Binding<Bool>) {
-        self.title = title
-        self.isOn = isOn
-    }
-
-    public var _text: String? { "[\(title): \(isOn.wrappedValue ? "on" : "off")]" }
 }

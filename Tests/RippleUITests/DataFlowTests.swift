@@ -21,15 +21,15 @@ import Testing
     }
 
     // Rule 46: one source of truth, shared through a binding.
-    @Test func childWritesThroughToTheOwnersState() {
+    @Test func childWritesThroughToTheOwnersState() throws {
         let tree = RenderTree(Owner())
-        tree.tap("0 +")
+        try tree.tap("0 +")
         #expect(tree.texts == ["1 +", "Owner sees 1"])
     }
 
-    @Test func constantIgnoresWrites() {
+    @Test func constantIgnoresWrites() throws {
         let tree = RenderTree(Stepper(value: .constant(7)))
-        tree.tap("7 +")
+        try tree.tap("7 +")
         #expect(tree.texts == ["7 +"])
     }
 
@@ -38,7 +38,7 @@ import Testing
         var muted = false
     }
 
-    @Test func dynamicMemberProjection() {
+    @Test func dynamicMemberProjection() throws {
         struct Panel: View {
             @State var settings = Settings()
             var body: some View {
@@ -49,13 +49,13 @@ import Testing
             }
         }
         let tree = RenderTree(Panel())
-        tree.toggle("Muted")
-        tree.tap("3 +")
+        try tree.toggle("Muted")
+        try tree.tap("3 +")
         #expect(tree.texts == ["[Muted: on]", "4 +"])
     }
 
     // Seed 000's computed binding: a clamped value.
-    @Test func computedClampedBinding() {
+    @Test func computedClampedBinding() throws {
         struct Volume: View {
             @State var level = 9
             var clamped: Binding<Int> {
@@ -69,13 +69,13 @@ import Testing
             }
         }
         let tree = RenderTree(Volume())
-        tree.tap("9 +")
-        tree.tap("10 +")
-        tree.tap("10 +")
+        try tree.tap("9 +")
+        try tree.tap("10 +")
+        try tree.tap("10 +")
         #expect(tree.texts == ["10 +", "Level 10"])
     }
 
-    @Test func mapTransformsBothWays() {
+    @Test func mapTransformsBothWays() throws {
         struct Percent: View {
             @State var fraction = 0.5
             var body: some View {
@@ -87,11 +87,11 @@ import Testing
             }
         }
         let tree = RenderTree(Percent())
-        tree.tap("50 +")
+        try tree.tap("50 +")
         #expect(tree.texts == ["51 +", "fraction 0.51"])
     }
 
-    @Test func bindableProjectionOfAModel() {
+    @Test func bindableProjectionOfAModel() throws {
         final class Volume: Observable, @unchecked Sendable {
             private let registrar = TrackingRegistrar()
             private var storedLevel = 1
@@ -106,7 +106,7 @@ import Testing
         }
         let volume = Volume()
         let tree = RenderTree(Knob(volume: volume))
-        tree.tap("1 +")
+        try tree.tap("1 +")
         #expect(volume.level == 2)
         #expect(tree.texts == ["2 +"])
         #expect(Bindable(volume).level.wrappedValue == 2)
@@ -147,11 +147,11 @@ final class Session: ObservableObject {
         }
     }
 
-    @Test func customKeyFlowsDownAndChangesReEvaluateReaders() {
+    @Test func customKeyFlowsDownAndChangesReEvaluateReaders() throws {
         let tree = RenderTree(Themed())
         #expect(tree.texts == ["accent white", "accent blue", "Dark"])
         tree.clearLog()
-        tree.tap("Dark")
+        try tree.tap("Dark")
         #expect(tree.texts == ["accent black", "accent blue", "Dark"])
         // Only the badge whose value changed re-ran, and the log says why.
         #expect(tree.log == ["Themed: _dark changed", "Badge: _accent changed"])
@@ -162,7 +162,7 @@ final class Session: ObservableObject {
         var body: some View { Text("Hello, \(session.user)") }
     }
 
-    @Test func environmentObjectFromAnAncestor() {
+    @Test func environmentObjectFromAnAncestor() throws {
         let session = Session()
         let tree = RenderTree(VStack { Greeting() }.environmentObject(session))
         #expect(tree.texts == ["Hello, Ada"])
@@ -172,7 +172,7 @@ final class Session: ObservableObject {
         #expect(tree.log.last == "Greeting: _session changed")
     }
 
-    @Test func missingEnvironmentObjectTrapsNamingTheType() async {
+    @Test func missingEnvironmentObjectTrapsNamingTheType() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await MainActor.run { _ = RenderTree(Greeting()) }
         }
@@ -184,7 +184,7 @@ final class Session: ObservableObject {
 // MARK: Modifiers, identity, diagnostics, misuse
 
 @Suite @MainActor struct RenderTreeTests {
-    @Test func onChangeRunsAfterTheUpdateWithOldAndNewValues() {
+    @Test func onChangeRunsAfterTheUpdateWithOldAndNewValues() throws {
         struct Watcher: View {
             @State var value = 0
             let seen: Locked<[String]>
@@ -196,12 +196,12 @@ final class Session: ObservableObject {
         let seen = Locked<[String]>([])
         let tree = RenderTree(Watcher(seen: seen))
         #expect(seen.current.isEmpty)  // not on insertion
-        tree.tap("Bump")
-        tree.tap("Bump")
+        try tree.tap("Bump")
+        try tree.tap("Bump")
         #expect(seen.current == ["0→1", "1→2"])
     }
 
-    @Test func onReceiveSubscribesWhileInTheTree() {
+    @Test func onReceiveSubscribesWhileInTheTree() throws {
         struct Ticker: View {
             let ticks: PassthroughSubject<Int, Never>
             @State var last = 0
@@ -216,7 +216,7 @@ final class Session: ObservableObject {
         #expect(tree.texts == ["tick 3"])
     }
 
-    @Test func forEachKeepsStateByIDWhenItemsMove() {
+    @Test func forEachKeepsStateByIDWhenItemsMove() throws {
         struct Item: Identifiable, Equatable {
             let id: String
         }
@@ -235,13 +235,13 @@ final class Session: ObservableObject {
             }
         }
         let tree = RenderTree(List())
-        tree.tap("b 0")
-        tree.tap("Reverse")
+        try tree.tap("b 0")
+        try tree.tap("Reverse")
         #expect(tree.texts == ["b 1", "a 0", "Reverse"])
     }
 
     // Rule 47: bodies re-run only when something they read changed.
-    @Test func bodiesThatReadNothingChangedDoNotReRun() {
+    @Test func bodiesThatReadNothingChangedDoNotReRun() throws {
         struct Static: View {
             var body: some View { Text("static") }
         }
@@ -255,13 +255,13 @@ final class Session: ObservableObject {
             }
         }
         let tree = RenderTree(Screen())
-        tree.tap("Count 0")
-        tree.tap("Count 1")
+        try tree.tap("Count 0")
+        try tree.tap("Count 1")
         #expect(tree.evaluations(of: "Static") == 1)
         #expect(tree.evaluations(of: "Screen") == 3)
     }
 
-    @Test func updatingTheRootWithNewInputsLogsSelf() {
+    @Test func updatingTheRootWithNewInputsLogsSelf() throws {
         struct Title: View {
             let text: String
             var body: some View { Text(text) }
@@ -274,7 +274,7 @@ final class Session: ObservableObject {
         #expect(tree.texts == ["b"])
     }
 
-    @Test func writingStateOutsideAnInstalledViewWarnsOnceAndDoesNothing() async {
+    @Test func writingStateOutsideAnInstalledViewWarnsOnceAndDoesNothing() async throws {
         struct Loose: View {
             @State var value = 1
             var body: some View { Text("\(value)") }
@@ -294,7 +294,7 @@ final class Session: ObservableObject {
         #expect(output.components(separatedBy: "outside of an installed view").count == 2)
     }
 
-    @Test func removedNodesReleaseTheirObjects() {
+    @Test func removedNodesReleaseTheirObjects() throws {
         weak var weakModel: Basket?
         struct Host: View {
             @State var show = true
@@ -317,7 +317,7 @@ final class Session: ObservableObject {
             return basket
         }))
         #expect(weakModel != nil)
-        tree.tap("Hide")
+        try tree.tap("Hide")
         #expect(weakModel == nil)
         _ = tree
     }
@@ -345,11 +345,11 @@ final class Session: ObservableObject {
         }
     }
 
-    @Test func aChangeReachesReadersBelowViewsThatAreNotReEvaluated() {
+    @Test func aChangeReachesReadersBelowViewsThatAreNotReEvaluated() throws {
         let tree = RenderTree(Root())
         #expect(tree.texts.first == "accent red")
         tree.clearLog()
-        tree.tap("Green")
+        try tree.tap("Green")
         #expect(tree.texts.first == "accent green")
         #expect(tree.log == ["Root: _accent changed", "Badge: _accent changed"])
         #expect(tree.evaluations(of: "Middle") == 1)
@@ -381,10 +381,10 @@ extension EnvironmentPropagationTests {
         }
     }
 
-    @Test func aReplacedEnvironmentObjectReachesItsReaders() {
+    @Test func aReplacedEnvironmentObjectReachesItsReaders() throws {
         let tree = RenderTree(App())
         #expect(tree.texts.first == "Hello, Ada")
-        tree.tap("Sign in as Grace")
+        try tree.tap("Sign in as Grace")
         #expect(tree.texts.first == "Hello, Grace")
     }
 }

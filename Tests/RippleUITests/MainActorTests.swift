@@ -20,15 +20,15 @@ import Testing
         }
     }
 
-    @Test func bodiesAndActionsCallMainActorModels() {
+    @Test func bodiesAndActionsCallMainActorModels() throws {
         let tree = RenderTree(Shelf())
         #expect(tree.texts == ["0 books", "Add"])
-        tree.tap("Add")
+        try tree.tap("Add")
         #expect(tree.texts == ["1 books", "Add"])
         #expect(tree.log == ["Shelf: @identity", "Shelf: _library changed"])
     }
 
-    @Test func aModelChangedFromAnotherThreadOnlyMarksTheTree() async {
+    @Test func aModelChangedFromAnotherThreadOnlyMarksTheTree() async throws {
         final class Counter: ObservableObject, @unchecked Sendable {
             @Published var value = 0
         }

@@ -37,35 +37,35 @@ struct CounterScreen: View {
 }
 
 @MainActor @Suite struct ObservableStateTests {
-    @Test func aPropertyTheBodyReadReRunsIt() {
+    @Test func aPropertyTheBodyReadReRunsIt() throws {
         let tree = RenderTree(StateCounter())
         tree.clearLog()
-        tree.tap("Increment: 0")
+        try tree.tap("Increment: 0")
         #expect(tree.texts.first == "Increment: 1")
         #expect(tree.log == ["StateCounter: CounterModel.value changed"])
     }
 
-    @Test func aPropertyTheBodyDidNotReadDoesNotReRunIt() {
+    @Test func aPropertyTheBodyDidNotReadDoesNotReRunIt() throws {
         let tree = RenderTree(StateCounter())
         tree.clearLog()
-        tree.tap("Other")
+        try tree.tap("Other")
         #expect(tree.log.isEmpty)
-        tree.tap("Increment: 0")
+        try tree.tap("Increment: 0")
         #expect(tree.log == ["StateCounter: CounterModel.value changed"])
     }
 
-    @Test func theModelSurvivesTheParentsReEvaluation() {
+    @Test func theModelSurvivesTheParentsReEvaluation() throws {
         let tree = RenderTree(CounterScreen())
-        tree.tap("Increment: 0")
-        tree.tap("Increment: 1")
+        try tree.tap("Increment: 0")
+        try tree.tap("Increment: 1")
         tree.clearLog()
-        tree.tap("Root Add 0")
+        try tree.tap("Root Add 0")
         #expect(tree.texts == ["Increment: 2", "Other", "Root Add 1"])
         // The child's inputs did not change: only the parent re-ran, and the model kept its count.
         #expect(tree.log == ["CounterScreen: _rootCount changed"])
     }
 
-    @Test func theModelIsCreatedOncePerNode() {
+    @Test func theModelIsCreatedOncePerNode() throws {
         struct Keyed: View {
             @State var generation = 0
             var body: some View {
@@ -76,9 +76,9 @@ struct CounterScreen: View {
             }
         }
         let tree = RenderTree(Keyed())
-        tree.tap("Increment: 0")
+        try tree.tap("Increment: 0")
         #expect(tree.texts.first == "Increment: 1")
-        tree.tap("Replace")
+        try tree.tap("Replace")
         #expect(tree.texts.first == "Increment: 0")
     }
 }
@@ -102,11 +102,11 @@ struct PlainCounter: View {
 }
 
 @MainActor @Suite struct ObservablePlainPropertyTests {
-    @Test func aPropertyTheBodyReadReRunsIt() {
+    @Test func aPropertyTheBodyReadReRunsIt() throws {
         let model = SharedCounterModel()
         let tree = RenderTree(PlainCounter(model: model))
         tree.clearLog()
-        tree.tap("Shared: 0")
+        try tree.tap("Shared: 0")
         #expect(tree.texts == ["Shared: 1"])
         #expect(tree.log == ["PlainCounter: SharedCounterModel.value changed"])
         model.value = 10  // from outside the tree
@@ -114,7 +114,7 @@ struct PlainCounter: View {
         #expect(tree.texts == ["Shared: 10"])
     }
 
-    @Test func aPropertyTheBodyDidNotReadDoesNotReRunIt() {
+    @Test func aPropertyTheBodyDidNotReadDoesNotReRunIt() throws {
         let model = SharedCounterModel()
         let tree = RenderTree(PlainCounter(model: model))
         tree.clearLog()
@@ -126,7 +126,7 @@ struct PlainCounter: View {
         #expect(tree.log == ["PlainCounter: SharedCounterModel.value changed"])
     }
 
-    @Test func theSharedInstanceIsObservedWithoutAWrapper() {
+    @Test func theSharedInstanceIsObservedWithoutAWrapper() throws {
         struct ContentView: View {
             var body: some View {
                 PlainCounter(model: SharedCounterModel.shared)
@@ -134,7 +134,7 @@ struct PlainCounter: View {
         }
         let start = SharedCounterModel.shared.value
         let tree = RenderTree(ContentView())
-        tree.tap("Shared: \(start)")
+        try tree.tap("Shared: \(start)")
         #expect(tree.texts == ["Shared: \(start + 1)"])
     }
 }
@@ -182,27 +182,27 @@ struct FruitScreen: View {
 }
 
 @MainActor @Suite struct ObservableBindableTests {
-    @Test func tappingApplesReRunsOnlyTheAppleView() {
+    @Test func tappingApplesReRunsOnlyTheAppleView() throws {
         let model = FruitModel()
         let tree = RenderTree(FruitScreen(model: model))
         tree.clearLog()
-        tree.tap("apples 0")
+        try tree.tap("apples 0")
         #expect(model.numberOfApples == 1)
         #expect(tree.texts == ["apples 1", "peaches 0"])
         #expect(tree.log == ["AppleView: FruitModel.numberOfApples changed", "FruitStepper: @self changed"])
     }
 
-    @Test func tappingPeachesDoesNotReRunTheAppleView() {
+    @Test func tappingPeachesDoesNotReRunTheAppleView() throws {
         let model = FruitModel()
         let tree = RenderTree(FruitScreen(model: model))
         tree.clearLog()
-        tree.tap("peaches 0")
+        try tree.tap("peaches 0")
         #expect(tree.texts == ["apples 0", "peaches 1"])
         #expect(tree.log == ["PeachView: FruitModel.numberOfPeaches changed", "FruitStepper: @self changed"])
         #expect(tree.evaluations(of: "AppleView") == 1)
     }
 
-    @Test func anInlineBindableMakesABinding() {
+    @Test func anInlineBindableMakesABinding() throws {
         struct Screen: View {
             var flags: Flags
             var body: some View {
@@ -211,12 +211,12 @@ struct FruitScreen: View {
         }
         let flags = Flags()
         let tree = RenderTree(Screen(flags: flags))
-        tree.toggle("Enabled")
+        try tree.toggle("Enabled")
         #expect(flags.isOn)
         #expect(tree.texts == ["[Enabled: on]"])
     }
 
-    @Test func bindingsWithoutTheWrapperSyntax() {
+    @Test func bindingsWithoutTheWrapperSyntax() throws {
         struct Counter: View {
             var _model: Bindable<FruitModel>
             var model: FruitModel { _model.wrappedValue }
@@ -226,7 +226,7 @@ struct FruitScreen: View {
         }
         let model = FruitModel()
         let tree = RenderTree(Counter(_model: Bindable(model)))
-        tree.tap("apples 0")
+        try tree.tap("apples 0")
         #expect(tree.texts == ["apples 1"])
     }
 
@@ -250,11 +250,11 @@ struct FruitScreen: View {
         }
     }
 
-    @Test func theObservableObjectVersionReRunsBothViews() {
+    @Test func theObservableObjectVersionReRunsBothViews() throws {
         let model = PublishedFruit()
         let tree = RenderTree(VStack { PushAppleView(model: model); PushPeachView(model: model) })
         tree.clearLog()
-        tree.tap("apples 0")
+        try tree.tap("apples 0")
         #expect(tree.texts == ["apples 1", "peaches 0"])
         #expect(tree.log.filter { !$0.hasPrefix("FruitStepper") } == ["PushAppleView: _model changed", "PushPeachView: _model changed"])
     }
@@ -291,24 +291,24 @@ struct SettingsScreen: View {
 }
 
 @MainActor @Suite struct ObservableEnvironmentModelTests {
-    @Test func aReaderOfTheChangedPropertyReRuns() {
+    @Test func aReaderOfTheChangedPropertyReRuns() throws {
         let tree = RenderTree(SettingsScreen())
         tree.clearLog()
-        tree.tap("Bigger")
+        try tree.tap("Bigger")
         #expect(tree.texts.prefix(2) == ["Hello, Ada", "Font 16"])
         #expect(tree.log == ["FontLabel: Settings.fontSize changed"])
     }
 
-    @Test func aReaderOfAnotherPropertyDoesNot() {
+    @Test func aReaderOfAnotherPropertyDoesNot() throws {
         let tree = RenderTree(SettingsScreen())
         tree.clearLog()
-        tree.tap("Sign in as Grace")
+        try tree.tap("Sign in as Grace")
         #expect(tree.texts.prefix(2) == ["Hello, Grace", "Font 14"])
         #expect(tree.log == ["Greeting: Settings.userName changed"])
         #expect(tree.evaluations(of: "FontLabel") == 1)
     }
 
-    @Test func theOptionalFormReadsTheModelOrNil() {
+    @Test func theOptionalFormReadsTheModelOrNil() throws {
         struct Optional: View {
             @Environment(Settings.self) private var settings: Settings?
             var body: some View { Text(settings?.userName ?? "signed out") }
@@ -321,7 +321,7 @@ struct SettingsScreen: View {
 // MARK: Names in the log
 
 @MainActor @Suite struct ObservableLogTests {
-    @Test func aRegistrarComputedPropertyIsNamed() {
+    @Test func aRegistrarComputedPropertyIsNamed() throws {
         let basket = TrackedBasket()
         let tree = RenderTree(VStack { PullAppleView(basket: basket); PullPeachView(basket: basket) })
         tree.clearLog()
@@ -360,16 +360,16 @@ struct DocShelf: View {
 }
 
 @MainActor @Suite struct ObservableDocumentationSampleTests {
-    @Test func theLandingPageSample() {
+    @Test func theLandingPageSample() throws {
         let basket = DocBasket()
         let tree = RenderTree(VStack { DocAppleView(basket: basket); DocPeachView(basket: basket) })
         tree.clearLog()
-        tree.tap("apples 0")
+        try tree.tap("apples 0")
         #expect(tree.log == ["DocAppleView: DocBasket.apples changed"])
         #expect(tree.texts == ["apples 1", "peaches 0"])
     }
 
-    @Test func theEnvironmentSample() {
+    @Test func theEnvironmentSample() throws {
         let tree = RenderTree(DocShelf().environment(DocLibrary()))
         #expect(tree.texts == ["1 books"])
     }

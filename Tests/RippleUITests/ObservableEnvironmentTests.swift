@@ -52,7 +52,7 @@ final class Library: Observable, @unchecked Sendable {
         }
     }
 
-    @Test func aReaderReRunsWhenAPropertyItReadChanges() {
+    @Test func aReaderReRunsWhenAPropertyItReadChanges() throws {
         let library = Library()
         let tree = RenderTree(VStack { Shelf(); Desk() }.environment(library))
         tree.clearLog()
@@ -62,7 +62,7 @@ final class Library: Observable, @unchecked Sendable {
         #expect(tree.texts == ["books 1", "loans 0"])
     }
 
-    @Test func aReaderDoesNotReRunWhenAPropertyItDidNotReadChanges() {
+    @Test func aReaderDoesNotReRunWhenAPropertyItDidNotReadChanges() throws {
         let library = Library()
         let tree = RenderTree(VStack { Shelf(); Desk() }.environment(library))
         tree.clearLog()
@@ -72,23 +72,23 @@ final class Library: Observable, @unchecked Sendable {
         #expect(tree.evaluations(of: "Shelf") == 1)
     }
 
-    @Test func replacingTheObjectReRunsItsReaders() {
+    @Test func replacingTheObjectReRunsItsReaders() throws {
         let tree = RenderTree(Building())
         #expect(tree.texts.prefix(2) == ["books 0", "loans 0"])
         tree.clearLog()
-        tree.tap("Replace")
+        try tree.tap("Replace")
         #expect(tree.texts.prefix(2) == ["books 10", "loans 0"])
         #expect(tree.log == ["Building: _library changed", "Shelf: _library changed", "Desk: _library changed"])
     }
 
-    @Test func theOptionalFormReadsNilWithoutAnAncestor() {
+    @Test func theOptionalFormReadsNilWithoutAnAncestor() throws {
         let library = Library()
         library.books = 3
         let tree = RenderTree(VStack { Optional(); Optional().environment(library) })
         #expect(tree.texts == ["no library", "books 3"])
     }
 
-    @Test func aMissingObjectTrapsNamingTheType() async {
+    @Test func aMissingObjectTrapsNamingTheType() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             await MainActor.run { _ = RenderTree(Shelf()) }
         }

@@ -28,10 +28,10 @@ import Testing
         }
     }
 
-    @Test func example() {
+    @Test func example() throws {
         let tree = RenderTree(ContentView())
-        tree.tap("Counter Add")
-        tree.tap("Root Add")
+        try tree.tap("Counter Add")
+        try tree.tap("Root Add")
         #expect(tree.texts.first == "Root: 1 Count: 1")
         #expect(tree.log.last == "CountView: @self changed")
     }

@@ -28,12 +28,12 @@ struct CounterParent: View {
 
 @Suite @MainActor struct StateSeedTests {
     // Rule 44
-    @Test func initialValueIsUsedOnlyOnInsertion() {
+    @Test func initialValueIsUsedOnlyOnInsertion() throws {
         let tree = RenderTree(CounterParent())
         #expect(tree.texts == ["Count: 5", "Start at 10"])
-        tree.tap("Count: 5")
+        try tree.tap("Count: 5")
         #expect(tree.texts == ["Count: 6", "Start at 10"])
-        tree.tap("Start at 10")
+        try tree.tap("Start at 10")
         // The parent re-ran with a new initial value; the counter kept its node and its state.
         #expect(tree.texts == ["Count: 6", "Start at 10"])
         #expect(tree.log == [
@@ -41,7 +41,7 @@ struct CounterParent: View {
         ])
     }
 
-    @Test func aNewIdentityStartsFresh() {
+    @Test func aNewIdentityStartsFresh() throws {
         struct Keyed: View {
             @State var generation = 0
             var body: some View {
@@ -52,9 +52,9 @@ struct CounterParent: View {
             }
         }
         let tree = RenderTree(Keyed())
-        tree.tap("Count: 1")
+        try tree.tap("Count: 1")
         #expect(tree.texts.first == "Count: 2")
-        tree.tap("Replace")
+        try tree.tap("Replace")
         #expect(tree.texts.first == "Count: 1")
         #expect(tree.log.suffix(2) == ["Keyed: _generation changed", "Counter: @identity"])
     }
@@ -104,18 +104,18 @@ struct RootView<Child: View>: View {
 
 @Suite @MainActor struct ObjectSeedTests {
     // Rule 45: the observed object is re-created with the view; the count resets.
-    @Test func observedObjectResetsWhenTheParentReRenders() {
+    @Test func observedObjectResetsWhenTheParentReRenders() throws {
         let tree = RenderTree(RootView { ObservedCountView(rootCount: $0) })
-        tree.tap("Counter Add")
-        tree.tap("Counter Add")
+        try tree.tap("Counter Add")
+        try tree.tap("Counter Add")
         #expect(tree.texts.prefix(2) == ["Root: 0", "Count: 2"])
-        tree.tap("Root Add")
+        try tree.tap("Root Add")
         #expect(tree.texts.prefix(2) == ["Root: 1", "Count: 0"])
         #expect(tree.log.suffix(2) == ["RootView<ObservedCountView>: _rootCount changed", "ObservedCountView: @self changed"])
     }
 
     // Rule 45: the state object is created once per node identity and survives.
-    @Test func stateObjectSurvivesTheParentsReRender() {
+    @Test func stateObjectSurvivesTheParentsReRender() throws {
         let created = Locked(0)
         final class Counting: ObservableObject {
             @Published var count = 0
@@ -136,23 +136,23 @@ struct RootView<Child: View>: View {
             }
         }
         let tree = RenderTree(RootView { View1(root: $0, created: created) })
-        tree.tap("Counter Add")
-        tree.tap("Counter Add")
-        tree.tap("Root Add")
+        try tree.tap("Counter Add")
+        try tree.tap("Counter Add")
+        try tree.tap("Root Add")
         #expect(tree.texts.first == "Root: 1 Count: 2")
         #expect(created.current == 1)  // the autoclosure ran once
     }
 
-    @Test func stateObjectCountSurvivesTooInTheSeedsShape() {
+    @Test func stateObjectCountSurvivesTooInTheSeedsShape() throws {
         let tree = RenderTree(RootView { OwnedCountView(rootCount: $0) })
-        tree.tap("Counter Add")
-        tree.tap("Counter Add")
-        tree.tap("Root Add")
+        try tree.tap("Counter Add")
+        try tree.tap("Counter Add")
+        try tree.tap("Root Add")
         #expect(tree.texts.prefix(2) == ["Root: 1", "Count: 2"])
     }
 
     // Node removal releases the state object; re-insertion starts fresh.
-    @Test func removalReleasesStateAndReinsertionStartsFresh() {
+    @Test func removalReleasesStateAndReinsertionStartsFresh() throws {
         weak var weakModel: CountViewModel?
         struct Switcher: View {
             @State var shown = true
@@ -173,13 +173,13 @@ struct RootView<Child: View>: View {
             }
         }
         let tree = RenderTree(Switcher(onModel: { weakModel = $0 }))
-        tree.tap("Add 0")
+        try tree.tap("Add 0")
         #expect(tree.texts.first == "Add 1")
         #expect(weakModel != nil)
-        tree.tap("Switch")
+        try tree.tap("Switch")
         #expect(weakModel == nil)
         #expect(tree.texts == ["Switch"])
-        tree.tap("Switch")
+        try tree.tap("Switch")
         #expect(tree.texts.first == "Add 0")
     }
 }
@@ -247,7 +247,7 @@ struct Fruit: View {
 
 @Suite @MainActor struct ApplesAndPeachesTests {
     // Rule 47, push: @ObservedObject re-runs both views.
-    @Test func observedObjectReRunsBoth() {
+    @Test func observedObjectReRunsBoth() throws {
         let basket = Basket()
         let tree = RenderTree(Fruit(basket: basket, pull: false))
         tree.clearLog()
@@ -258,7 +258,7 @@ struct Fruit: View {
     }
 
     // Rule 47, pull: @Bindable (property-level tracking) re-runs only the peach view.
-    @Test func bindableReRunsOnlyWhatWasRead() {
+    @Test func bindableReRunsOnlyWhatWasRead() throws {
         let basket = TrackedBasket()
         let tree = RenderTree(Fruit(basket: Basket(), tracked: basket, pull: true))
         tree.clearLog()
@@ -307,27 +307,27 @@ final class TypingViewModel: ObservableObject, @unchecked Sendable {
         }
     }
 
-    @Test func viewModelBindingFiresOnFocusAndTwicePerChange() {
+    @Test func viewModelBindingFiresOnFocusAndTwicePerChange() throws {
         let model = TypingViewModel()
         let tree = RenderTree(Form(model: model, fixed: false))
-        tree.focus("Description")
+        try tree.focus("Description")
         #expect(model.setterCalls == 1)  // nothing changed, yet the setter ran
-        tree.type("a", into: "Description")
+        try tree.type("a", into: "Description")
         #expect(model.setterCalls == 3)  // one change, two calls
     }
 
     // Rule 46: the fix — an equal value is not a change.
-    @Test func comparingSetterReportsEachChangeOnce() {
+    @Test func comparingSetterReportsEachChangeOnce() throws {
         let model = TypingViewModel()
         let tree = RenderTree(Form(model: model, fixed: true))
-        tree.focus("Description")
-        tree.type("a", into: "Description")
+        try tree.focus("Description")
+        try tree.type("a", into: "Description")
         #expect(model.setterCalls == 1)
         #expect(tree.texts == ["[Description: a]"])
     }
 
     // Rule 46: Ripple's own projections skip equal writes.
-    @Test func stateBindingSkipsEqualWrites() {
+    @Test func stateBindingSkipsEqualWrites() throws {
         struct Field: View {
             @State var text = ""
             var body: some View {
@@ -338,15 +338,15 @@ final class TypingViewModel: ObservableObject, @unchecked Sendable {
             }
         }
         let tree = RenderTree(Field())
-        tree.focus("Name")
+        try tree.focus("Name")
         // Focus wrote the same text back: not a change, no re-evaluation.
         #expect(tree.evaluations(of: "Field") == 1)
-        tree.type("Ada", into: "Name")
+        try tree.type("Ada", into: "Name")
         #expect(tree.log == ["Field: @identity", "Field: _text changed"])
         #expect(tree.texts == ["[Name: Ada]", "Hello, Ada"])
     }
 
-    @Test func objectBindingSkipsEqualWrites() {
+    @Test func objectBindingSkipsEqualWrites() throws {
         final class Profile: ObservableObject {
             @Published var name = "Ada"
         }
@@ -358,9 +358,9 @@ final class TypingViewModel: ObservableObject, @unchecked Sendable {
         let changes = Locked(0)
         let token = profile.objectWillChange.sink { changes.withLock { $0 += 1 } }
         let tree = RenderTree(Editor(profile: profile))
-        tree.focus("Name")
+        try tree.focus("Name")
         #expect(changes.current == 0)
-        tree.type("Grace", into: "Name")
+        try tree.type("Grace", into: "Name")
         #expect(changes.current == 1)  // two writes of the same new value: one change
         #expect(profile.name == "Grace")
         token.cancel()
@@ -417,17 +417,17 @@ private struct StarterView: View {
 }
 
 @Suite @MainActor struct EnvironmentSeedTests {
-    @Test func descendantsShareTheInjectedObjectAndReadTheKey() {
+    @Test func descendantsShareTheInjectedObjectAndReadTheKey() throws {
         let challenges = ChallengesViewModel()
         let tree = RenderTree(StarterView().environmentObject(challenges))
         #expect(tree.texts.first == "Score: 0 of 5")
         tree.clearLog()
-        tree.tap("Answer correctly")
+        try tree.tap("Answer correctly")
         #expect(challenges.correct == 1)
         #expect(tree.texts.first == "Score: 1 of 5")
         #expect(tree.log == ["ScoreView: _challenges changed", "AnswerButton: _challenges changed"])
         tree.clearLog()
-        tree.tap("Ten questions")
+        try tree.tap("Ten questions")
         #expect(tree.texts.first == "Score: 1 of 10")
         #expect(tree.log == ["StarterView: _questions changed", "ScoreView: _questions changed"])
     }

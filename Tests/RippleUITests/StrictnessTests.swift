@@ -23,7 +23,7 @@ final class SharedStore: ObservableObject {
         }
     }
 
-    @Test func anObservableObjectReadThroughNoWrapperIsNotADependency() {
+    @Test func anObservableObjectReadThroughNoWrapperIsNotADependency() throws {
         let store = SharedStore()
         let tree = RenderTree(GlobalReader(store: store))
         tree.clearLog()
@@ -32,12 +32,12 @@ final class SharedStore: ObservableObject {
         #expect(tree.log.isEmpty)
         #expect(tree.texts.first == "count 0 tick 0")
         // A dependency it does have re-runs it, and then it reads the new count.
-        tree.tap("Tick")
+        try tree.tap("Tick")
         #expect(tree.log == ["GlobalReader: _tick changed"])
         #expect(tree.texts.first == "count 1 tick 1")
     }
 
-    @Test func theSharedInstanceReadInTheBodyIsNotADependency() {
+    @Test func theSharedInstanceReadInTheBodyIsNotADependency() throws {
         struct Shared: View {
             @State var tick = 0
             var body: some View {
@@ -53,7 +53,7 @@ final class SharedStore: ObservableObject {
         SharedStore.shared.count += 1
         tree.flush()
         #expect(tree.log.isEmpty)
-        tree.tap("Tick")
+        try tree.tap("Tick")
         #expect(tree.log == ["Shared: _tick changed"])
         #expect(tree.texts.first == "count \(start + 1)")
     }
@@ -72,7 +72,7 @@ final class SharedStore: ObservableObject {
         var body: some View { Text("\(store.title) \(store.child.count)") }
     }
 
-    @Test func aNestedObservableObjectIsNotObserved() {
+    @Test func aNestedObservableObjectIsNotObserved() throws {
         let store = Parent()
         let tree = RenderTree(NestedReader(store: store))
         tree.clearLog()
@@ -115,14 +115,14 @@ final class SharedStore: ObservableObject {
         }
     }
 
-    @Test func anUnchangedNonEquatableEnvironmentValueDoesNotReRunItsReaders() {
+    @Test func anUnchangedNonEquatableEnvironmentValueDoesNotReRunItsReaders() throws {
         let tree = RenderTree(ThemedRoot())
         #expect(tree.texts.first == "night 14")
         tree.clearLog()
-        tree.tap("Tick 0")
+        try tree.tap("Tick 0")
         #expect(tree.log == ["ThemedRoot: _tick changed"])
         // A changed value does re-run the reader.
-        tree.tap("Bigger")
+        try tree.tap("Bigger")
         #expect(tree.log == ["ThemedRoot: _tick changed", "ThemedRoot: _size changed", "ThemeReader: _theme changed"])
         #expect(tree.texts.first == "night 16")
     }
@@ -151,21 +151,21 @@ final class SharedStore: ObservableObject {
         }
     }
 
-    @Test func onReceiveRunsTheNewestActionAndFollowsANewPublisher() {
+    @Test func onReceiveRunsTheNewestActionAndFollowsANewPublisher() throws {
         let first = PassthroughSubject<Int, Never>()
         let second = PassthroughSubject<Int, Never>()
         let seen = Locked<[String]>([])
         let tree = RenderTree(ReceiverHost(first: first, second: second, seen: seen))
         first.send(1)
-        tree.tap("Next action")
+        try tree.tap("Next action")
         first.send(2)
-        tree.tap("Switch")
+        try tree.tap("Switch")
         first.send(3)  // the old publisher: no longer subscribed
         second.send(4)
         #expect(seen.current == ["action 0 1", "action 1 2", "action 1 4"])
     }
 
-    @Test func onReceiveStopsWhenTheViewLeaves() {
+    @Test func onReceiveStopsWhenTheViewLeaves() throws {
         struct Host: View {
             @State var shown = true
             let source: PassthroughSubject<Int, Never>
@@ -181,7 +181,7 @@ final class SharedStore: ObservableObject {
         let seen = Locked<[String]>([])
         let tree = RenderTree(Host(source: source, seen: seen))
         source.send(1)
-        tree.tap("Hide")
+        try tree.tap("Hide")
         source.send(2)
         #expect(seen.current == ["r 1"])
     }

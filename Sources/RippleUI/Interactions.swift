@@ -1,0 +1,429 @@
+import Foundation
+
+// The test API: what a user reaches. Every interaction looks only at the top screen — the last
+// presented sheet, and in it the top screen of each navigation stack — finds the control by what
+// a user or VoiceOver sees (its label's texts, its images' names, its accessibility label or
+// identifier, a field's title), does what the user's gesture does, and flushes. A control that
+// is not there is an error naming what is there, which a throwing test reports as a failure.
+
+/// A control that taps (``Button``, ``NavigationLink``).
+@MainActor protocol _Tappable {
+    func _tap(node: _NodeHandle)
+}
+
+extension Button: _Tappable {
+    func _tap(node: _NodeHandle) { action() }
+}
+
+/// A control that shows a value next to its label in ``RenderTree/texts`` (`[Muted: on]`).
+@MainActor protocol _LabeledControl {
+    func _display(label: String, node: _NodeHandle) -> String?
+}
+
+/// The test API found no control by that name on the current screen.
+///
+/// Its description names what is there instead, so a mistyped title reads as:
+/// `no button "Ad" on screen; buttons: "Add", "Cancel"; texts: "Notes", "Add", "Cancel"`.
+public struct RenderTreeLookupError: Error, CustomStringConvertible, Equatable {
+    /// What was looked for: `"button"`, `"text field"`, `"toggle"`…
+    public let kind: String
+    /// The name that was not found.
+    public let name: String
+    /// The names of the controls of that kind on screen.
+    public let available: [String]
+    /// The texts on screen.
+    public let texts: [String]
+
+    /// What was missing and what is there.
+    public var description: String {
+        let quoted = { (names: [String]) in names.isEmpty ? "none" : names.map { "\"\($0)\"" }.joined(separator: ", ") }
+        return "no \(kind) \"\(name)\" on screen; \(kind)s: \(quoted(available)); texts: \(quoted(texts))"
+    }
+}
+
+extension RenderTree {
+    // MARK: What is on screen
+
+    /// The root of what is on screen: the last presented sheet (recursively), or the root.
+    func topLayer() -> _NodeHandle {
+        var layer: _NodeHandle = root
+        while true {
+            var next: _NodeHandle?
+            visit(layer) { _ in true } presented: { next = $0 }
+            guard let next else { return layer }
+            layer = next
+        }
+    }
+
+    /// Visits `node` and what is on screen below it, depth first, while `body` returns `true`;
+    /// presented sheets are handed to `presented` instead of being visited.
+    func visit(
+        _ node: _NodeHandle, _ body: (_NodeHandle) -> Bool, presented: (_NodeHandle) -> Void = { _ in }
+    ) {
+        guard body(node) else { return }
+        if node.view is any _NavigationContainer {
+            if let top = node.children.last { visit(top, body, presented: presented) }
+            return
+        }
+        for child in node.children {
+            if child.key.base is PresentedKey {
+                presented(child)
+            } else {
+                visit(child, body, presented: presented)
+            }
+        }
+    }
+
+    /// The texts on screen at or below `node`.
+    func visibleTexts(below node: _NodeHandle? = nil) -> [String] {
+        var result: [String] = []
+        visit(node ?? topLayer()) { node in
+            if let control = node.view as? any _LabeledControl {
+                let labelNode = node.children.first { $0.key == AnyHashable("label") }
+                let label = labelNode.map { visibleTexts(below: $0).joined(separator: " ") } ?? ""
+                if let shown = control._display(label: label, node: node) { result.append(shown) }
+                return false
+            }
+            if let text = (node.view as? any _PrimitiveView)?._text { result.append(text) }
+            return true
+        }
+        return result
+    }
+
+    /// The options of the picker at `node`: each tag with its texts.
+    func options(of node: _NodeHandle) -> [(tag: AnyHashable, text: String, node: _NodeHandle)] {
+        guard let optionsNode = node.children.first(where: { $0.key == AnyHashable("options") }) else { return [] }
+        var result: [(AnyHashable, String, _NodeHandle)] = []
+        visit(optionsNode) { node in
+            guard let tagged = node.view as? any _TaggedView else { return true }
+            result.append((tagged.tag, visibleTexts(below: node).joined(separator: " "), node))
+            return false
+        }
+        return result
+    }
+
+    /// The names a control is found by: accessibility names around and in it, a field's title,
+    /// its label's texts, its images' names.
+    private func names(of node: _NodeHandle, inherited: [String]) -> [String] {
+        var names = inherited
+        if let input = node.view as? any _TextInput, !input.title.isEmpty { names.append(input.title) }
+        var images: [String] = []
+        visit(node) { inner in
+            if let named = inner.view as? any _AccessibilityNamed { names.append(named.name) }
+            if let image = inner.view as? Image { images.append(image.name) }
+            if inner.key == AnyHashable("options") { return false }
+            return true
+        }
+        let labelNode = node.children.first { $0.key == AnyHashable("label") }
+        let texts = visibleTexts(below: labelNode ?? node).filter { !$0.hasPrefix("[") || node.view is any _TextInput }
+        let label = texts.joined(separator: " ")
+        names += texts
+        if texts.count > 1 { names.append(label) }
+        return names + images
+    }
+
+    /// The controls of type `T` on screen, with the names they are found by.
+    private func controls<T>(_ type: T.Type) -> [(node: _NodeHandle, control: T, names: [String])] {
+        var found: [(_NodeHandle, T, [String])] = []
+        func walk(_ node: _NodeHandle, inherited: [String]) {
+            var inherited = inherited
+            if let named = node.view as? any _AccessibilityNamed { inherited.append(named.name) }
+            if let control = node.view as? T {
+                found.append((node, control, names(of: node, inherited: inherited)))
+            }
+            let isControl = node.view is any _Tappable || node.view is any _LabeledControl || node.view is any _TextInput
+            if isControl { inherited = [] }
+            if node.view is any _NavigationContainer {
+                if let top = node.children.last { walk(top, inherited: inherited) }
+                return
+            }
+            for child in node.children where !(child.key.base is PresentedKey) { walk(child, inherited: inherited) }
+        }
+        walk(topLayer(), inherited: [])
+        return found
+    }
+
+    /// The control of type `T` named `name` (exactly, else as a prefix of one of its names).
+    private func control<T>(_ type: T.Type, kind: String, named name: String) throws -> (_NodeHandle, T) {
+        let all = controls(type)
+        if let match = all.first(where: { $0.names.contains(name) }) ?? all.first(where: {
+            $0.names.contains { $0.hasPrefix(name) }
+        }) {
+            return (match.node, match.control)
+        }
+        var available: [String] = []
+        for entry in all {
+            if let first = entry.names.first, !available.contains(first) { available.append(first) }
+        }
+        throw RenderTreeLookupError(kind: kind, name: name, available: available, texts: texts)
+    }
+
+    /// Runs a user's action on `node`, unless a ``View/disabled(_:)`` above it disables it; closes
+    /// an alert or dialog the control is in; then flushes.
+    private func interact(_ node: _NodeHandle, _ action: () -> Void) {
+        guard node.environment.isEnabled else { return }
+        action()
+        var ancestor = node.parent
+        while let current = ancestor {
+            if let screen = current.view as? any _PresentedScreenView, screen.closesOnTap {
+                flush()
+                screen.dismiss()
+                break
+            }
+            ancestor = current.parent
+        }
+        flush()
+    }
+
+    // MARK: Gestures
+
+    /// Taps the button or navigation link named `title` (its label's text, its image's name, or
+    /// its accessibility label), then flushes. A link pushes its destination. A disabled control
+    /// ignores the tap, as it ignores a user's.
+    ///
+    /// - Throws: ``RenderTreeLookupError`` naming the buttons and texts on screen.
+    public func tap(_ title: String) throws {
+        let (node, control) = try control((any _Tappable).self, kind: "button", named: title)
+        interact(node) { control._tap(node: node) }
+    }
+
+    /// Flips the toggle named `title`.
+    public func toggle(_ title: String) throws {
+        let (node, toggle) = try control((any _Toggling).self, kind: "toggle", named: title)
+        interact(node) { toggle.flip() }
+    }
+
+    /// Focuses the text field named `title`. Like SwiftUI's, the field writes its current text
+    /// back through its binding; a ``View/focused(_:)`` binding above it becomes true.
+    public func focus(_ title: String) throws {
+        let (node, field) = try control((any _TextInput).self, kind: "text field", named: title)
+        interact(node) {
+            field.text.wrappedValue = field.text.wrappedValue
+            moveFocus(to: node)
+        }
+    }
+
+    /// Types `text` into the text field named `title` (the whole new content). Like SwiftUI's,
+    /// the field writes the edit through its binding twice.
+    public func type(_ text: String, into title: String) throws {
+        let (node, field) = try control((any _TextInput).self, kind: "text field", named: title)
+        interact(node) {
+            field.text.wrappedValue = text
+            field.text.wrappedValue = text
+        }
+    }
+
+    /// Submits the text field named `title` (the return key): runs the ``View/onSubmit(of:_:)``
+    /// actions above it.
+    public func submit(_ title: String) throws {
+        let (node, _) = try control((any _TextInput).self, kind: "text field", named: title)
+        interact(node) {
+            var ancestor = node.parent
+            while let current = ancestor {
+                (current.view as? any _SubmitHandler)?.action()
+                ancestor = current.parent
+            }
+        }
+    }
+
+    /// Drags the slider named `title` to `value` (clamped to its range, rounded to its step).
+    public func slide(_ title: String, to value: Double) throws {
+        let (node, slider) = try control((any _Sliding).self, kind: "slider", named: title)
+        interact(node) { slider.slide(to: value) }
+    }
+
+    /// Taps the + of the stepper named `title`.
+    public func increment(_ title: String) throws {
+        let (node, stepper) = try control((any _Stepping).self, kind: "stepper", named: title)
+        interact(node) { stepper.step(up: true) }
+    }
+
+    /// Taps the − of the stepper named `title`.
+    public func decrement(_ title: String) throws {
+        let (node, stepper) = try control((any _Stepping).self, kind: "stepper", named: title)
+        interact(node) { stepper.step(up: false) }
+    }
+
+    /// Chooses the option showing `option` in the picker named `picker`.
+    public func select(_ option: String, in picker: String) throws {
+        let (node, chooser) = try control((any _Chooser).self, kind: "picker", named: picker)
+        let options = self.options(of: node)
+        guard let chosen = options.first(where: { $0.text == option }) ?? options.first(where: { $0.text.hasPrefix(option) })
+        else {
+            throw RenderTreeLookupError(kind: "option", name: option, available: options.map(\.text), texts: texts)
+        }
+        interact(node) { _ = chooser.choose(chosen.tag) }
+    }
+
+    /// Swipes to delete the row showing `row` in a list with ``ForEach/onDelete(perform:)``.
+    public func delete(_ row: String) throws {
+        let (offset, editor) = try editableRow(row) { $0.deleteAction != nil }
+        interact(editor.node) { editor.rows.deleteAction?(IndexSet(integer: offset)) }
+    }
+
+    /// Drags the row showing `row` to `offset` in a list with ``ForEach/onMove(perform:)``.
+    public func move(_ row: String, to offset: Int) throws {
+        let (from, editor) = try editableRow(row) { $0.moveAction != nil }
+        interact(editor.node) { editor.rows.moveAction?(IndexSet(integer: from), offset) }
+    }
+
+    private func editableRow(
+        _ row: String, where accepts: (any _RowEditing) -> Bool
+    ) throws -> (Int, (node: _NodeHandle, rows: any _RowEditing)) {
+        var editors: [(node: _NodeHandle, rows: any _RowEditing)] = []
+        visit(topLayer()) { node in
+            if let editing = node.view as? any _RowEditing, accepts(editing) { editors.append((node, editing)) }
+            return true
+        }
+        var rows: [String] = []
+        for editor in editors {
+            // The editor's child is the ForEach; its children are the rows.
+            guard let forEach = editor.node.children.first else { continue }
+            for (offset, rowNode) in forEach.children.enumerated() {
+                let texts = visibleTexts(below: rowNode)
+                rows.append(texts.joined(separator: " "))
+                if texts.contains(row) || texts.contains(where: { $0.hasPrefix(row) }) { return (offset, editor) }
+            }
+        }
+        throw RenderTreeLookupError(kind: "editable row", name: row, available: rows, texts: texts)
+    }
+
+    /// Goes back: pops the top screen of the navigation stack on screen (the back button).
+    ///
+    /// - Throws: ``RenderTreeLookupError`` when no stack on screen has a screen to pop.
+    public func back() throws {
+        var stack: _NodeHandle?
+        visit(topLayer()) { node in
+            if node.view is any _NavigationContainer, node.children.count > 1 { stack = node }
+            return true
+        }
+        guard let stack, let screen = stack.children.last?.view as? any _PresentedScreenView else {
+            throw RenderTreeLookupError(kind: "back button", name: "Back", available: [], texts: texts)
+        }
+        screen.dismiss()
+        flush()
+    }
+
+    /// Dismisses the sheet on top (the user's swipe down): its binding is reset, its state
+    /// discarded, its `onDismiss` runs.
+    ///
+    /// - Throws: ``RenderTreeLookupError`` when no sheet is presented.
+    public func dismissSheet() throws {
+        let layer = topLayer()
+        guard layer !== root, let screen = layer.view as? any _PresentedScreenView else {
+            throw RenderTreeLookupError(kind: "sheet", name: "presented sheet", available: [], texts: texts)
+        }
+        screen.dismiss()
+        flush()
+    }
+
+    // MARK: Queries
+
+    /// Whether a sheet (or alert, or dialog) is presented.
+    public var isPresentingSheet: Bool { topLayer() !== root }
+
+    /// The title of the screen on top (``View/navigationTitle(_:)``), if it has one.
+    public var navigationTitle: String? {
+        var title: String?
+        visit(topLayer()) { node in
+            if title == nil, let titled = node.view as? any _TitleView { title = titled.title }
+            return title == nil
+        }
+        return title
+    }
+
+    /// The titles of the screens of the navigation stack on screen, root first; the last is on
+    /// top. Screens without a title are `""`.
+    public var navigationTitles: [String] {
+        var stack: _NodeHandle?
+        visit(topLayer()) { node in
+            if stack == nil, node.view is any _NavigationContainer { stack = node }
+            return stack == nil
+        }
+        guard let stack else { return [] }
+        return stack.children.map { screen in
+            var title = ""
+            visit(screen) { node in
+                if title.isEmpty, let titled = node.view as? any _TitleView { title = titled.title }
+                return title.isEmpty && !(node.view is any _NavigationContainer)
+            }
+            return title
+        }
+    }
+
+    /// Whether the control named `title` responds to the user (no ``View/disabled(_:)`` with
+    /// `true` above it).
+    public func isEnabled(_ title: String) throws -> Bool {
+        let (node, _) = try control((any _UserControl).self, kind: "control", named: title)
+        return node.environment.isEnabled
+    }
+
+    /// The title of the field that has focus, as the ``FocusState`` bindings say.
+    public var focusedField: String? {
+        for (node, field, _) in controls((any _TextInput).self) {
+            var ancestor = node.parent
+            while let current = ancestor {
+                if let site = current.view as? any _FocusSite, site.isFocused() { return field.title }
+                ancestor = current.parent
+            }
+        }
+        return nil
+    }
+
+    /// Moves ``FocusState`` focus to the field at `node`: the bindings above it focus, the others
+    /// that are focused let go.
+    private func moveFocus(to node: _NodeHandle) {
+        var mine: [ObjectIdentifier] = []
+        var ancestor = node.parent
+        while let current = ancestor {
+            if let site = current.view as? any _FocusSite {
+                mine.append(ObjectIdentifier(current))
+                site.focus()
+            }
+            ancestor = current.parent
+        }
+        visit(root) { other in
+            if !mine.contains(ObjectIdentifier(other)), let site = other.view as? any _FocusSite, site.isFocused() {
+                site.unfocus()
+            }
+            return true
+        }
+    }
+}
+
+/// Any control a user operates, for ``RenderTree/isEnabled(_:)``.
+@MainActor protocol _UserControl {}
+extension Button: _UserControl {}
+extension NavigationLink: _UserControl {}
+extension Toggle: _UserControl {}
+extension TextField: _UserControl {}
+extension SecureField: _UserControl {}
+extension TextEditor: _UserControl {}
+extension Slider: _UserControl {}
+extension Stepper: _UserControl {}
+extension Picker: _UserControl {}
+
+/// A toggle, for ``RenderTree/toggle(_:)``.
+@MainActor protocol _Toggling {
+    func flip()
+}
+
+extension Toggle: _Toggling {
+    func flip() { isOn.wrappedValue.toggle() }
+}
+
+/// A slider, for ``RenderTree/slide(_:to:)``.
+@MainActor protocol _Sliding {
+    func slide(to value: Double)
+}
+
+extension Slider: _Sliding {}
+
+/// A stepper, for ``RenderTree/increment(_:)``.
+@MainActor protocol _Stepping {
+    func step(up: Bool)
+}
+
+extension Stepper: _Stepping {
+    func step(up: Bool) { (up ? onIncrement : onDecrement)?() }
+}

@@ -1,0 +1,415 @@
+import Foundation
+
+// Navigation is state: a stack's pushed screens are children of its node, after the root, each
+// with an identity of its own (popping removes the screen's node and its state). Only the top
+// screen is on screen for the test API; ``RenderTree/back()`` pops it, a ``NavigationLink``'s tap
+// pushes, and `@Environment(\.dismiss)` in a pushed screen pops back to the screen below it.
+
+/// A list of values pushed on a ``NavigationStack`` (SwiftUI's `NavigationPath`).
+public struct NavigationPath: Equatable {
+    var elements: [AnyHashable]
+
+    /// An empty path.
+    public init() { elements = [] }
+    /// A path of `elements`.
+    public init<S: Sequence>(_ elements: S) where S.Element: Hashable { self.elements = elements.map { AnyHashable($0) } }
+
+    /// The number of values.
+    public var count: Int { elements.count }
+    /// Whether the path is empty.
+    public var isEmpty: Bool { elements.isEmpty }
+    /// Pushes `value`.
+    public mutating func append<V: Hashable>(_ value: V) { elements.append(AnyHashable(value)) }
+    /// Pops `k` values.
+    public mutating func removeLast(_ k: Int = 1) { elements.removeLast(Swift.min(k, elements.count)) }
+}
+
+/// One pushed screen.
+struct PushedEntry {
+    /// A value pushed by a value link, or `nil` for a view link's destination.
+    let value: AnyHashable?
+    /// For a view link: the link's node and its destination.
+    let link: ObjectIdentifier?
+    let destination: (() -> any View)?
+    let serial: Int
+}
+
+/// The state of one navigation stack, kept in its node and handed to its descendants in the
+/// environment (links push through it, pushed screens pop through it).
+@MainActor final class NavigationContext {
+    weak var node: _NodeHandle?
+    /// Screens pushed by links (tracked: the stack re-evaluates when it changes).
+    let pushed = StateStorage<[PushedEntry]>([])
+    /// The bound path (`NavigationStack(path:)`), if any.
+    var pathGet: (() -> [AnyHashable])?
+    var pathSet: (([AnyHashable]) -> Void)?
+    var destinations: [ObjectIdentifier: (Any) -> any View] = [:]
+    private var serial = 0
+
+    init() {}
+
+    /// Every pushed screen, bottom first.
+    var entries: [PushedEntry] {
+        guard let pathGet else { return pushed.value }
+        return pathGet().enumerated().map { PushedEntry(value: $1, link: nil, destination: nil, serial: -1 - $0) }
+            + pushed.value
+    }
+
+    func push(_ value: AnyHashable) {
+        if let pathGet, let pathSet, pushed.value.isEmpty {
+            pathSet(pathGet() + [value])
+        } else {
+            serial += 1
+            pushed.value.append(PushedEntry(value: value, link: nil, destination: nil, serial: serial))
+        }
+    }
+
+    func push(link: ObjectIdentifier, destination: @escaping () -> any View) {
+        serial += 1
+        pushed.value.append(PushedEntry(value: nil, link: link, destination: destination, serial: serial))
+    }
+
+    /// Pops screens until `depth` are left.
+    func pop(toDepth depth: Int) {
+        let pathCount = pathGet?().count ?? 0
+        let keepPushed = max(0, depth - pathCount)
+        if pushed.value.count > keepPushed { pushed.value.removeLast(pushed.value.count - keepPushed) }
+        if let pathGet, let pathSet, depth < pathCount { pathSet(Array(pathGet().prefix(depth))) }
+    }
+
+    func view(for entry: PushedEntry) -> any View {
+        if let destination = entry.destination { return destination() }
+        guard let value = entry.value, let make = destinations[ObjectIdentifier(type(of: value.base))] else {
+            return EmptyView()
+        }
+        return make(value.base)
+    }
+
+    func children(root: any View) -> [_Child] {
+        var children = [_Child(root, key: "root")]
+        for (depth, entry) in entries.enumerated() {
+            let dismiss = DismissAction(id: AnyHashable([AnyHashable(ObjectIdentifier(self)), AnyHashable(depth)])) {
+                [weak self] in self?.pop(toDepth: depth)
+            }
+            let key = entry.serial < 0 ? AnyHashable([AnyHashable(depth), entry.value]) : AnyHashable(entry.serial)
+            children.append(_Child(_PresentedScreen(content: AnyView(erasing: view(for: entry)), dismiss: dismiss, closesOnTap: false), key: PresentedKey(id: key)))
+        }
+        return children
+    }
+}
+
+private struct NavigationContextKey: EnvironmentKey {
+    static let defaultValue: NavigationContext? = nil
+}
+
+extension EnvironmentValues {
+    /// The innermost navigation stack.
+    var navigationContext: NavigationContext? {
+        get { self[NavigationContextKey.self] }
+        set { self[NavigationContextKey.self] = newValue }
+    }
+}
+
+/// Holds the context between a stack's `_children(in:)` and its `_applyEnvironment(to:)`.
+final class ContextBox {
+    var context: NavigationContext?
+}
+
+/// A view that shows a root view and the screens pushed on it (SwiftUI's `NavigationStack`).
+public struct NavigationStack<Data, Root: View>: _PrimitiveView {
+    let root: Root
+    let pathGet: (() -> [AnyHashable])?
+    let pathSet: (([AnyHashable]) -> Void)?
+    let box = ContextBox()
+
+    public func _children(in node: _NodeHandle) -> [_Child] {
+        let context = node.storage(at: -1) { NavigationContext() }
+        context.node = node
+        context.pathGet = pathGet
+        context.pathSet = pathSet
+        box.context = context
+        return context.children(root: root)
+    }
+
+    public func _applyEnvironment(to environment: inout EnvironmentValues) {
+        environment.navigationContext = box.context
+    }
+}
+
+extension NavigationStack where Data == NavigationPath {
+    /// A stack that manages its own path.
+    public init(@ViewBuilder root: () -> Root) {
+        self.root = root()
+        pathGet = nil
+        pathSet = nil
+    }
+
+    /// A stack whose pushed values are `path`.
+    public init(path: Binding<NavigationPath>, @ViewBuilder root: () -> Root) {
+        self.root = root()
+        pathGet = { path.wrappedValue.elements }
+        pathSet = { path.wrappedValue.elements = $0 }
+    }
+}
+
+extension NavigationStack where Data: MutableCollection & RandomAccessCollection & RangeReplaceableCollection, Data.Element: Hashable {
+    /// A stack whose pushed values are the elements of `path`.
+    public init(path: Binding<Data>, @ViewBuilder root: () -> Root) {
+        self.root = root()
+        pathGet = { path.wrappedValue.map { AnyHashable($0) } }
+        pathSet = { path.wrappedValue = Data($0.compactMap { $0.base as? Data.Element }) }
+    }
+}
+
+/// SwiftUI's older navigation container; here it behaves as a ``NavigationStack``.
+public struct NavigationView<Content: View>: _PrimitiveView {
+    let stack: NavigationStack<NavigationPath, Content>
+    /// Creates a navigation view of the content `content` builds.
+    public init(@ViewBuilder content: () -> Content) { stack = NavigationStack(root: content) }
+    public func _children(in node: _NodeHandle) -> [_Child] { stack._children(in: node) }
+    public func _applyEnvironment(to environment: inout EnvironmentValues) { stack._applyEnvironment(to: &environment) }
+}
+
+/// A stack, for the test API.
+@MainActor protocol _NavigationContainer {}
+extension NavigationStack: _NavigationContainer {}
+extension NavigationView: _NavigationContainer {}
+
+/// A control that pushes a screen on the enclosing ``NavigationStack`` when tapped
+/// (``RenderTree/tap(_:)``): a destination view, or a value that a
+/// ``View/navigationDestination(for:destination:)`` turns into one.
+public struct NavigationLink<Label: View, Destination: View>: _PrimitiveView {
+    let label: Label
+    let destination: Destination?
+    let value: AnyHashable?
+
+    /// A link to the destination `destination` builds.
+    public init(@ViewBuilder destination: () -> Destination, @ViewBuilder label: () -> Label) {
+        self.label = label()
+        self.destination = destination()
+        value = nil
+    }
+
+    /// A link to `destination`.
+    public init(destination: Destination, @ViewBuilder label: () -> Label) {
+        self.label = label()
+        self.destination = destination
+        value = nil
+    }
+
+    public func _children() -> [_Child] { [_Child(label, key: "label")] }
+
+    public func _update(node: _NodeHandle, previous: NavigationLink?) {
+        // A pushed view link shows the destination its link builds now.
+        guard previous != nil, let context = node.environment.navigationContext,
+            context.pushed.value.contains(where: { $0.link == ObjectIdentifier(node) }),
+            let stack = context.node
+        else { return }
+        node.tree.markDirty(stack, cause: "destination changed")
+    }
+}
+
+extension NavigationLink where Label == Text {
+    /// A link titled `title` to the destination `destination` builds.
+    public init<S: StringProtocol>(_ title: S, @ViewBuilder destination: () -> Destination) {
+        self.init(destination: destination) { Text(String(title)) }
+    }
+
+    /// A link titled `title` to `destination`.
+    public init<S: StringProtocol>(_ title: S, destination: Destination) {
+        self.init(destination: destination) { Text(String(title)) }
+    }
+}
+
+extension NavigationLink where Destination == Never {
+    /// A link that pushes `value` (nothing when `nil`).
+    public init<P: Hashable>(value: P?, @ViewBuilder label: () -> Label) {
+        self.label = label()
+        destination = nil
+        self.value = value.map { AnyHashable($0) }
+    }
+}
+
+extension NavigationLink where Destination == Never, Label == Text {
+    /// A link titled `title` that pushes `value`.
+    public init<S: StringProtocol, P: Hashable>(_ title: S, value: P?) {
+        self.init(value: value) { Text(String(title)) }
+    }
+}
+
+/// A link, for ``RenderTree/tap(_:)``.
+extension NavigationLink: _Tappable {
+    func _tap(node: _NodeHandle) {
+        guard let context = node.environment.navigationContext else { return }
+        if let value {
+            context.push(value)
+        } else if let destination {
+            context.push(link: ObjectIdentifier(node)) { [weak node] in
+                (node?.view as? NavigationLink)?.destination ?? destination
+            }
+        }
+    }
+}
+
+/// `.navigationDestination(for:destination:)`: registers, with the enclosing stack, the screen
+/// for values of a type.
+public struct _NavigationDestination<Content: View, D: Hashable, Destination: View>: _PrimitiveView {
+    let content: Content
+    let make: (D) -> Destination
+    public func _children() -> [_Child] { [_Child(content, key: 0)] }
+    public func _update(node: _NodeHandle, previous: _NavigationDestination?) {
+        let make = self.make
+        node.environment.navigationContext?.destinations[ObjectIdentifier(D.self)] = { value in
+            make(value as! D)
+        }
+    }
+}
+
+/// `.navigationTitle(_:)`: the screen's title (``RenderTree/navigationTitle``).
+public struct _NavigationTitle<Content: View>: _PrimitiveView {
+    let content: Content
+    let title: String
+    public func _children() -> [_Child] { [_Child(content, key: 0)] }
+}
+
+/// A title, for the test API.
+@MainActor protocol _TitleView {
+    var title: String { get }
+}
+
+extension _NavigationTitle: _TitleView {}
+
+/// `.toolbar { }`: the content, and the toolbar's items (reachable by the test API on the
+/// screen they belong to).
+public struct _Toolbar<Content: View, Items: View>: _PrimitiveView {
+    let content: Content
+    let items: Items
+    public func _children() -> [_Child] { [_Child(content, key: 0), _Child(items, key: "toolbar")] }
+}
+
+/// An item of a toolbar.
+public struct ToolbarItem<ID, Content: View>: _PrimitiveView {
+    /// Where the item goes (inert).
+    public let placement: ToolbarItemPlacement
+    /// The item's content.
+    public let content: Content
+
+    public func _children() -> [_Child] { [_Child(content, key: 0)] }
+}
+
+extension ToolbarItem where ID == () {
+    /// Creates an item placed at `placement` (inert) with the content `content` builds.
+    public init(placement: ToolbarItemPlacement = .automatic, @ViewBuilder content: () -> Content) {
+        self.placement = placement
+        self.content = content()
+    }
+}
+
+/// A group of toolbar items.
+public struct ToolbarItemGroup<Content: View>: _PrimitiveView {
+    /// Where the items go (inert).
+    public let placement: ToolbarItemPlacement
+    /// The items.
+    public let content: Content
+
+    /// Creates a group placed at `placement` (inert) of the items `content` builds.
+    public init(placement: ToolbarItemPlacement = .automatic, @ViewBuilder content: () -> Content) {
+        self.placement = placement
+        self.content = content()
+    }
+
+    public func _children() -> [_Child] { [_Child(content, key: 0)] }
+}
+
+/// Where a toolbar item goes (inert).
+public struct ToolbarItemPlacement: Sendable, Hashable {
+    let name: String
+    /// Automatic.
+    public static let automatic = ToolbarItemPlacement(name: "automatic")
+    /// The primary action.
+    public static let primaryAction = ToolbarItemPlacement(name: "primaryAction")
+    /// A confirmation.
+    public static let confirmationAction = ToolbarItemPlacement(name: "confirmationAction")
+    /// A cancellation.
+    public static let cancellationAction = ToolbarItemPlacement(name: "cancellationAction")
+    /// A destructive action.
+    public static let destructiveAction = ToolbarItemPlacement(name: "destructiveAction")
+    /// The principal place.
+    public static let principal = ToolbarItemPlacement(name: "principal")
+    /// Status.
+    public static let status = ToolbarItemPlacement(name: "status")
+    /// The navigation bar's leading edge.
+    public static let navigationBarLeading = ToolbarItemPlacement(name: "navigationBarLeading")
+    /// The navigation bar's trailing edge.
+    public static let navigationBarTrailing = ToolbarItemPlacement(name: "navigationBarTrailing")
+    /// The top bar's leading edge.
+    public static let topBarLeading = ToolbarItemPlacement(name: "topBarLeading")
+    /// The top bar's trailing edge.
+    public static let topBarTrailing = ToolbarItemPlacement(name: "topBarTrailing")
+    /// The bottom bar.
+    public static let bottomBar = ToolbarItemPlacement(name: "bottomBar")
+    /// The keyboard bar.
+    public static let keyboard = ToolbarItemPlacement(name: "keyboard")
+}
+
+/// How a navigation title is displayed (inert).
+public enum NavigationBarItem {
+    /// Title display modes (inert).
+    public enum TitleDisplayMode: Sendable, Hashable {
+        /// `automatic`.
+        case automatic
+        /// `inline`.
+        case inline
+        /// `large`.
+        case large
+    }
+}
+
+extension View {
+    /// Sets the title of the screen this view is on (``RenderTree/navigationTitle``).
+    public func navigationTitle<S: StringProtocol>(_ title: S) -> some View {
+        _NavigationTitle(content: self, title: String(title))
+    }
+
+    /// Sets the title of the screen this view is on.
+    public func navigationTitle(_ title: Text) -> some View {
+        _NavigationTitle(content: self, title: title.content)
+    }
+
+    /// Sets the (editable) title of the screen this view is on.
+    public func navigationTitle(_ title: Binding<String>) -> some View {
+        _NavigationTitle(content: self, title: title.wrappedValue)
+    }
+
+    /// Registers the screen a stack pushes for values of type `data`.
+    public func navigationDestination<D: Hashable, C: View>(
+        for data: D.Type, @ViewBuilder destination: @escaping (D) -> C
+    ) -> some View {
+        _NavigationDestination(content: self, make: destination)
+    }
+
+    /// Adds the toolbar items `content` builds (the test API reaches them on this screen).
+    public func toolbar<Content: View>(@ViewBuilder content: () -> Content) -> some View {
+        _Toolbar(content: self, items: content())
+    }
+
+    /// Shows or hides a bar (inert).
+    public func toolbar(_ visibility: Visibility, for bars: ToolbarPlacement...) -> some View { self }
+    /// Sets the title display mode (inert).
+    public func navigationBarTitleDisplayMode(_ displayMode: NavigationBarItem.TitleDisplayMode) -> some View { self }
+    /// Hides the back button (inert: ``RenderTree/back()`` still pops).
+    public func navigationBarBackButtonHidden(_ hidesBackButton: Bool = true) -> some View { self }
+}
+
+/// Bars a toolbar can be shown in (inert).
+public struct ToolbarPlacement: Sendable, Hashable {
+    let name: String
+    /// The navigation bar.
+    public static let navigationBar = ToolbarPlacement(name: "navigationBar")
+    /// The tab bar.
+    public static let tabBar = ToolbarPlacement(name: "tabBar")
+    /// The bottom bar.
+    public static let bottomBar = ToolbarPlacement(name: "bottomBar")
+    /// Automatic.
+    public static let automatic = ToolbarPlacement(name: "automatic")
+}
