@@ -109,20 +109,14 @@ extension Scene {
     }
 }
 
-/// The root view that hosts an ``App``: its body is the app's scenes' views, and its stored
-/// properties are the app's (so the app's `@StateObject`s and `@State` live in this node).
-public struct _AppRoot<Application: App>: View {
+/// The root view that hosts an ``App``: its children are the app's scenes' views, and the app's
+/// stored properties (its `@StateObject`s and `@State`) live in its node.
+public struct _AppRoot<Application: App>: _PrimitiveView {
     let app: Application
-    /// The views of the app's scenes.
-    public var body: some View {
-        let views = sceneViews(app.body)
-        return TupleView(views)
+    public func _children(in node: _NodeHandle) -> [_Child] {
+        node.installDynamicProperties(of: app)
+        return [_Child(TupleView(sceneViews(app.body)), key: 0)]
     }
-}
-
-extension _AppRoot: @preconcurrency CustomReflectable {
-    /// The app's stored properties.
-    public var customMirror: Mirror { Mirror(reflecting: app) }
 }
 
 extension RenderTree {

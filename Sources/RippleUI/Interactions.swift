@@ -66,7 +66,7 @@ extension RenderTree {
             return
         }
         for child in node.children {
-            if child.key.base is PresentedKey {
+            if child.key.hashable.base is PresentedKey {
                 presented(child)
             } else {
                 visit(child, body, presented: presented)
@@ -79,7 +79,7 @@ extension RenderTree {
         var result: [String] = []
         visit(node ?? topLayer()) { node in
             if let control = node.view as? any _LabeledControl {
-                let labelNode = node.children.first { $0.key == AnyHashable("label") }
+                let labelNode = node.children.first { $0.key.hashable == AnyHashable("label") }
                 let label = labelNode.map { visibleTexts(below: $0).joined(separator: " ") } ?? ""
                 if let shown = control._display(label: label, node: node) { result.append(shown) }
                 return false
@@ -92,7 +92,7 @@ extension RenderTree {
 
     /// The options of the picker at `node`: each tag with its texts.
     func options(of node: _NodeHandle) -> [(tag: AnyHashable, text: String, node: _NodeHandle)] {
-        guard let optionsNode = node.children.first(where: { $0.key == AnyHashable("options") }) else { return [] }
+        guard let optionsNode = node.children.first(where: { $0.key.hashable == AnyHashable("options") }) else { return [] }
         var result: [(AnyHashable, String, _NodeHandle)] = []
         visit(optionsNode) { node in
             guard let tagged = node.view as? any _TaggedView else { return true }
@@ -111,10 +111,10 @@ extension RenderTree {
         visit(node) { inner in
             if let named = inner.view as? any _AccessibilityNamed { names.append(named.name) }
             if let image = inner.view as? Image { images.append(image.name) }
-            if inner.key == AnyHashable("options") { return false }
+            if inner.key.hashable == AnyHashable("options") { return false }
             return true
         }
-        let labelNode = node.children.first { $0.key == AnyHashable("label") }
+        let labelNode = node.children.first { $0.key.hashable == AnyHashable("label") }
         let texts = visibleTexts(below: labelNode ?? node).filter { !$0.hasPrefix("[") || node.view is any _TextInput }
         let label = texts.joined(separator: " ")
         names += texts
@@ -137,7 +137,7 @@ extension RenderTree {
                 if let top = node.children.last { walk(top, inherited: inherited) }
                 return
             }
-            for child in node.children where !(child.key.base is PresentedKey) { walk(child, inherited: inherited) }
+            for child in node.children where !(child.key.hashable.base is PresentedKey) { walk(child, inherited: inherited) }
         }
         walk(topLayer(), inherited: [])
         return found

@@ -19,9 +19,10 @@ public struct _ViewModifier_Content<Modifier: ViewModifier>: _PrimitiveView {
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
 }
 
-/// A view with a modifier applied (SwiftUI's `ModifiedContent`): its body is the modifier's, and
-/// its stored properties are the modifier's (so its state lives in this node) and the content.
-public struct ModifiedContent<Content: View, Modifier: ViewModifier>: View {
+/// A view with a modifier applied (SwiftUI's `ModifiedContent`). The modifier's dynamic
+/// properties (its `@State`, `@Environment`…) live in this view's node, and its body is evaluated
+/// with the node's dependency tracking, so a change of the modifier's state re-evaluates it.
+public struct ModifiedContent<Content: View, Modifier: ViewModifier>: _PrimitiveView {
     /// The modified view.
     public var content: Content
     /// The modifier.
@@ -33,18 +34,25 @@ public struct ModifiedContent<Content: View, Modifier: ViewModifier>: View {
         self.modifier = modifier
     }
 
-    /// The modifier's body around the content.
-    public var body: Modifier.Body {
-        modifier.body(content: _ViewModifier_Content(content: content))
+    public func _children(in node: _NodeHandle) -> [_Child] {
+        node.installDynamicProperties(of: modifier)
+        return [_Child(modifier.body(content: _ViewModifier_Content(content: content)), key: 0)]
     }
 }
 
-extension ModifiedContent: @preconcurrency CustomReflectable {
-    /// The modifier's properties (its state, environment readers…) and then the content: the
-    /// tree installs the modifier's wrappers in this node.
-    public var customMirror: Mirror {
-        let fields = Mirror(reflecting: modifier).children.map { (label: $0.label, value: $0.value) }
-        return Mirror(self, children: fields + [(label: "content", value: content as Any)], displayStyle: .struct)
+extension _NodeHandle {
+    /// Connects the dynamic properties stored in `value` (a modifier, an app) to this node, as the
+    /// tree does for a view's own.
+    func installDynamicProperties<T>(of value: T) {
+        withUnsafePointer(to: value) { base in
+            for field in ValueLayout.of(T.self).installables {
+                installField(field.type, at: UnsafeRawPointer(base) + field.offset, slot: field.slot, label: field.label)
+            }
+        }
+    }
+
+    private func installField<F: NodeInstallable>(_: F.Type, at address: UnsafeRawPointer, slot: Int, label: String) {
+        address.assumingMemoryBound(to: F.self).pointee.install(on: self, slot: slot, label: label)
     }
 }
 
