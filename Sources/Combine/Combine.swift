@@ -10,6 +10,7 @@
 // It re-exports Ripple (the publishers, subjects, operators, `ObservableObject`, `@Published`,
 // schedulers) and RippleFoundation (Combine's Foundation side, and Foundation itself, which
 // Combine users expect beside it). A module-qualified name such as `Combine.Subscribers.Demand`
-// resolves through the re-export: `CombineCompatibilityTests` checks every public type of Ripple.
+// resolves through the re-export: CI compiles a file that names every public type of Ripple and
+// RippleFoundation that way (.ci/check-combine-names.swift).
 @_exported import Ripple
 @_exported import RippleFoundation
