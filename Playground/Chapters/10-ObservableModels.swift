@@ -138,7 +138,7 @@ struct ObservableModelsChapter: Chapter {
         """
 
     @MainActor func run() async throws {
-        show("A model in @State survives the parent's re-render:")
+        show("Example 10.1: a model in @State survives the parent's re-render")
         let counter = RenderTree(CounterScreen())
         try counter.tap("Increment: 0")
         try counter.tap("Increment: 1")
@@ -147,14 +147,14 @@ struct ObservableModelsChapter: Chapter {
         showScreen(counter, "  after Increment ×2, Root Add")
         showBodies(counter)
 
-        show("A model passed as a plain property:")
+        show("Example 10.2: a model passed as a plain property")
         let plain = RenderTree(PlainScreen())
         plain.clearLog()
         try plain.tap("Shared: 0")
         showScreen(plain, "  tapped")
         showBodies(plain)
 
-        show("Apples and peaches: only the view that read the changed property re-runs:")
+        show("Example 10.3 (pull): apples and peaches — only the view that read the changed property re-runs")
         let fruit = RenderTree(FruitScreen(model: FruitModel()))
         fruit.clearLog()
         try fruit.tap("apples 0")
@@ -164,7 +164,7 @@ struct ObservableModelsChapter: Chapter {
         showScreen(fruit, "  tapped peaches")
         showBodies(fruit)
 
-        show("A model in the environment:")
+        show("Example 10.4: a model in the environment")
         let settings = RenderTree(SettingsScreen())
         settings.clearLog()
         try settings.tap("Bigger")
