@@ -374,3 +374,30 @@ struct DocShelf: View {
         #expect(tree.texts == ["1 books"])
     }
 }
+
+// MARK: Changes from another thread
+
+/// Written from a pool thread in the test below (Observation's registrar is thread-safe).
+@Observable final class ThreadedModel: @unchecked Sendable {
+    var value = 0
+    var unread = 0
+}
+
+struct ThreadedReader: View {
+    let model: ThreadedModel
+    var body: some View { Text("Shared: \(model.value)") }
+}
+
+@MainActor @Suite struct ObservableThreadingTests {
+    @Test func aChangeFromAnotherThreadMarksTheReaderForTheNextFlush() async {
+        let model = ThreadedModel()
+        let tree = RenderTree(ThreadedReader(model: model))
+        tree.clearLog()
+        // Written on a pool thread; the tree is only marked, and the main actor flushes.
+        await Task.detached { model.value = 5 }.value
+        await Task.detached { model.unread = 9 }.value
+        tree.flush()
+        #expect(tree.log == ["ThreadedReader: ThreadedModel.value changed"])
+        #expect(tree.texts == ["Shared: 5"])
+    }
+}
