@@ -71,7 +71,11 @@ enum PropertyNames {
 
     /// The symbol of the function at `address` in this process.
     private static func symbol(at address: UInt) -> String? {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        // Read to the end through a file handle: `/proc` files report no size, and reading one as a
+        // string stops after the first few kilobytes (a sanitizer's process has thousands of lines).
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps") else { return nil }
+        defer { try? handle.close() }
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         for line in maps.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 6 else { continue }
