@@ -46,9 +46,6 @@ let openItems: [OpenItem] = [
     OpenItem(name: "flatMap", owner: "engine",
         what: "flatMap(maxPublishers: .max(1)) over a CurrentValueSubject: values sent while the inner is busy"),
     OpenItem(name: "switchToLatest", owner: "engine", what: "switchToLatest: subscription order and demand"),
-    // Operators owned by operators.
-    OpenItem(name: "replaceError", owner: "operators",
-        what: "a request made inside receive(_:) of replaceError's value: OpenCombine sends the value and .finished twice; Ripple once (not yet classified as an OpenCombine deviation)"),
 ]
 
 private let sourceNames: Set<String> = ["Just", "Sequence", "Empty", "Fail", "subject"]

@@ -23,6 +23,9 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
         var status = Status.awaitingSubscription
         var downstream: Downstream?
         var demanded = false
+        /// Set by `cancel()`, also once terminal: a cancel made from inside the result's delivery
+        /// stops the completion that would follow it.
+        var cancelled = false
     }
 
     private let lock = Lock()
@@ -116,7 +119,7 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
         lock.lock()
         let status = state.status
         let released = state.downstream
-        state = State(status: .terminal, downstream: nil)
+        state = State(status: .terminal, downstream: nil, cancelled: true)
         lock.unlock()
         if case .subscribed(let upstream) = status {
             upstream.cancel()
@@ -142,6 +145,8 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
         lock.unlock()
         if case .finished = completion, let value {
             _ = downstream.receive(value)
+            // Cancelled while receiving the value: nothing more is delivered.
+            if lock.withLock({ state.cancelled }) { return }
         }
         downstream.receive(completion: completion)
     }

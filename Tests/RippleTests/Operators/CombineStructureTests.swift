@@ -91,6 +91,17 @@ import Testing
         expectWaits({ $0.first(where: { $0 > 5 }) }, then: [.subscription, .finished])
     }
 
+    @Test func aCancelInsideTheResultStopsTheCompletion() {
+        let upstream = ManualPublisher<Int, Never>()
+        let subscription = Locked<(any Subscription)?>(nil)
+        let recorder = Recorder<Int, Never>(
+            demand: .max(1), onValue: { _ in subscription.current?.cancel(); return .none },
+            onSubscription: { received in subscription.withLock { $0 = received } })
+        upstream.first().subscribe(recorder)
+        upstream.send(1)
+        #expect(recorder.events == [.subscription, .value(1)])
+    }
+
     @Test func aFailureNeedsNoDemand() {
         let upstream = ManualPublisher<Int, TestError>()
         let recorder = Recorder<Int, TestError>(demand: nil)
