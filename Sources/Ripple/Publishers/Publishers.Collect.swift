@@ -1,6 +1,11 @@
 extension Publishers {
     /// A publisher that buffers every element and publishes them as one array when the upstream
     /// finishes. A failure is forwarded at once and the buffer dropped.
+    ///
+    /// Differs from Combine: a subscriber that cancels inside `receive(_:)` of the result gets no
+    /// `.finished` after it (nothing is delivered after `cancel()` returns); the same holds for every
+    /// reducing operator (first, last, min, max, count, collect, contains, allSatisfy, and the `try`
+    /// forms).
     public struct Collect<Upstream: Publisher>: Publisher {
         public typealias Output = [Upstream.Output]
         public typealias Failure = Upstream.Failure

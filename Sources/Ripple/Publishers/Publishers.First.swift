@@ -3,6 +3,11 @@ extension Publishers {
     ///
     /// It requests `.unlimited` upstream, cancels the upstream as soon as the first element
     /// arrives, and holds that element until the downstream has demand.
+    ///
+    /// Differs from Combine: a subscriber that cancels inside `receive(_:)` of the result gets no
+    /// `.finished` after it (nothing is delivered after `cancel()` returns); the same holds for every
+    /// reducing operator (first, last, min, max, count, collect, contains, allSatisfy, and the `try`
+    /// forms).
     public struct First<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

@@ -31,6 +31,11 @@ extension Publisher {
 extension Publishers {
     /// A publisher that applies a closure to all received elements and produces an accumulated value
     /// when the upstream publisher finishes.
+    ///
+    /// Differs from Combine: a subscriber that cancels inside `receive(_:)` of the result gets no
+    /// `.finished` after it (nothing is delivered after `cancel()` returns); the same holds for every
+    /// reducing operator (first, last, min, max, count, collect, contains, allSatisfy, and the `try`
+    /// forms).
     public struct Reduce<Upstream: Publisher, Output>: Publisher {
         public typealias Failure = Upstream.Failure
 
