@@ -12,6 +12,18 @@ let knownOpenCombineCrashes: [String: String] = [
         "zip over an upstream that completes at once sends its downstream a completion before a subscription",
     "unowned reference read":
         "zip reads one of its released inner subscriptions (an unowned reference) after a child completed",
+    "GENERATED-Publishers.Catch.swift:336":
+        "catch traps 'received completion but do not have subscription' when an upstream completes during its own subscription",
+    "GENERATED-Publishers.Catch.swift:217":
+        "catch traps in its demand bookkeeping (an optimized build's illegal instruction) when more arrives than it counted",
+    "Publishers.Retry.swift:177":
+        "retry traps decrementing its downstream demand below zero (`downstreamDemand -= 1`) after a re-entrant request",
+    "Publishers.Retry.swift:189":
+        "retry recurses without bound on synchronous resubscription and overflows the stack",
+    "Publishers.ReceiveOn.swift:169":
+        "a re-entrant request through receive(on:) and replaceError recurses without bound and overflows the stack",
+    "Publishers.ReplaceEmpty.swift:170":
+        "a re-entrant request through replaceEmpty recurses without bound and overflows the stack",
     "Publishers.ReplaceError.swift:134":
         "replaceError subtracts from a demand it never added to when the downstream requests inside receive(_:)",
 ]
@@ -184,22 +196,23 @@ private func isSubsequence(_ small: [String], of large: [String]) -> Bool {
 private func withoutDeliveries(_ events: ArraySlice<String>) -> [String] {
     var kept: [String] = []
     var droppedValue = false
-    var pendingReturns: [String] = []
+    // The "returned" lines that close dropped probe deliveries; everything inside them goes too.
+    var open: [String] = []
     for event in events {
+        if let last = open.last {
+            if event.hasPrefix(last) { open.removeLast() }
+            continue
+        }
         if isDelivery(event) {
             droppedValue = event.hasPrefix("S value")
-            if event.hasPrefix("P") && event.contains(" value ") { pendingReturns.append(event + " returned") }
+            if event.hasPrefix("P") && event.contains(" value ") { open.append(event + " returned") }
             continue
         }
-        if droppedValue && event.hasPrefix("S returns") {
-            droppedValue = false
+        if droppedValue && event.hasPrefix("S ") {
+            // What the subscriber did inside that dropped delivery goes with it.
+            if event.hasPrefix("S returns") { droppedValue = false }
             continue
         }
-        if let i = pendingReturns.lastIndex(where: { event.hasPrefix($0) }) {
-            pendingReturns.remove(at: i)
-            continue
-        }
-        if event.hasPrefix("S ") { droppedValue = false }
         kept.append(event)
     }
     return kept

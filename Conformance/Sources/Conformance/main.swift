@@ -335,6 +335,10 @@ if let text = value(after: "--describe"), let seed = UInt64(text) {
 
 if let text = value(after: "--case"), let seed = UInt64(text) {
     let c = Case.generate(seed: seed)
+    let (expected, actual) = histories(c)
+    if let reason = knownOpenCombineDeviation(c, openCombine: expected, ripple: actual) {
+        print("known: \(reason)")
+    }
     let small = arguments.contains("--no-shrink") ? c : shrink(c)
     for line in report(small) { print(line) }
     exit(0)
