@@ -66,6 +66,65 @@ extension Heavy {
             token.cancel()
         }
 
+        @Test func aTupleCompletedWhileTheDownstreamIsBusyRunsOnTheThreadThatCompletedIt() {
+            let a = PassthroughSubject<Int, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            let deliveries = Locked<[String]>([])
+            let threads = Locked<[String: UInt]>([:])
+            let aInside = DispatchSemaphore(value: 0)
+            let bAboutToSend = DispatchSemaphore(value: 0)
+            let bReturned = DispatchSemaphore(value: 0)
+            let token = a.combineLatest(b).sink { pair in
+                let me = Self.thread()
+                let name = threads.current.first { $0.value == me }?.key ?? "main"
+                deliveries.withLock { $0.append("\(pair.0),\(pair.1) on \(name)") }
+                if pair.0 == 1 && pair.1 == 0 {
+                    aInside.signal()
+                    bAboutToSend.wait()
+                    _ = bReturned.wait(timeout: .now() + 0.5)
+                }
+            }
+            a.send(0)
+            b.send(0)
+            runConcurrently(threads: 2) { index in
+                threads.withLock { $0[index == 0 ? "A" : "B"] = Self.thread() }
+                if index == 0 {
+                    a.send(1)
+                } else {
+                    aInside.wait()
+                    bAboutToSend.signal()
+                    b.send(2)
+                    bReturned.signal()
+                }
+            }
+            #expect(deliveries.current == ["0,0 on main", "1,0 on A", "1,2 on B"])
+            token.cancel()
+        }
+
+        @Test func zippedPairsRunOnTheThreadThatCompletedThem() {
+            let a = PassthroughSubject<Int, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            let wrongThread = Locked(0)
+            let count = Locked(0)
+            let completer = Locked<[Int: UInt]>([:])
+            let perThread = sanitizerScaled(5_000)
+            let token = a.zip(b).sink { pair in
+                if completer.withLock({ $0[1] }) != Self.thread() { wrongThread.withLock { $0 += 1 } }
+                count.withLock { $0 += 1 }
+                _ = pair
+            }
+            // This thread sends every value of `a` first; each pair is completed by the other
+            // thread's `b` value, so it runs there.
+            for value in 0..<perThread { a.send(value) }
+            runConcurrently(threads: 1) { _ in
+                completer.withLock { $0[1] = Self.thread() }
+                for value in 0..<perThread { b.send(value) }
+            }
+            #expect(count.current == perThread)
+            #expect(wrongThread.current == 0)
+            token.cancel()
+        }
+
         /// A child subscription whose deinit calls back into the merge that released it.
         final class CallsBackOnDeinit: Subscription, @unchecked Sendable {
             let onDeinit: @Sendable () -> Void
