@@ -17,7 +17,9 @@ let package = Package(
     ],
     targets: [
         // The Foundation-free core: Combine's push-stream API.
-        .target(name: "Ripple"),
+        .target(name: "Ripple", dependencies: ["CRippleSync"]),
+        // The operating system's wait-on-address calls (futex), for Ripple's lock and delivery turns.
+        .target(name: "CRippleSync"),
         // Bridges to the toolchain's Observation module, kept out of the core.
         .target(name: "RippleObservation", dependencies: ["Ripple"]),
         // Combine's Foundation-side API: notification and timer publishers, JSON coders, RunLoop

@@ -1,6 +1,11 @@
 // Compiled twice: as RippleScenarios (against Ripple) and, through a symlink, as
 // OpenCombineScenarios (against OpenCombine, with OPENCOMBINE defined). Keep to the API both share.
 import BenchHarness
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 #if OPENCOMBINE
 import OpenCombine
@@ -129,6 +134,22 @@ public enum Suite {
             }
         }
 
+        // MARK: Contended
+        add("contended: 4 threads send into 1 subject (per send)") {
+            // Four threads send into one subject with one sink at the same time: what waiting for
+            // the subscriber's turn costs (both libraries make a second sender wait).
+            let counter = Sink()
+            let subject = PassthroughSubject<Int, Never>()
+            let token = subject.sink { counter.total &+= $0 }
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    runOnThreads(4) { _ in
+                        for i in 0..<(n / 4) { subject.send(i) }
+                    }
+                }
+            }
+        }
+
         // MARK: Fan-in
         add("zip, 2 subjects (per pair)") {
             let counter = Sink()
@@ -239,4 +260,28 @@ public enum Suite {
         }
         return all
     }
+}
+
+/// Runs `body(index)` on `count` new threads at once and returns when all have finished.
+private func runOnThreads(_ count: Int, _ body: @escaping (Int) -> Void) {
+    final class Job {
+        let body: (Int) -> Void
+        let index: Int
+        init(_ body: @escaping (Int) -> Void, _ index: Int) {
+            self.body = body
+            self.index = index
+        }
+    }
+    var threads: [pthread_t] = []
+    for index in 0..<count {
+        var thread = pthread_t()
+        let job = Unmanaged.passRetained(Job(body, index)).toOpaque()
+        pthread_create(&thread, nil, { raw in
+            let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+            job.body(job.index)
+            return nil
+        }, job)
+        threads.append(thread)
+    }
+    for thread in threads { pthread_join(thread, nil) }
 }

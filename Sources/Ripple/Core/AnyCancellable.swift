@@ -16,8 +16,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     private enum Action {
         case closure(() -> Void)
         case object(any Cancellable & AnyObject)
-        /// A subject's conduit: cancelled with a plain virtual call (no witness table to look up).
-        case conduit(ConduitBase)
+        /// One of Ripple's own subscriptions: cancelled with a plain virtual call (no witness table
+        /// or generic metadata to look up).
+        case base(CancellableObject)
         case nothing
     }
 
@@ -45,10 +46,10 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         action = .object(object)
     }
 
-    /// Creates a cancellable for a subject's conduit.
+    /// Creates a cancellable for one of Ripple's own subscriptions.
     @usableFromInline
-    init(conduit: ConduitBase) {
-        action = .conduit(conduit)
+    init(base: CancellableObject) {
+        action = .base(base)
     }
 
     deinit {
@@ -63,7 +64,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         switch action {
         case .closure(let body): body()
         case .object(let object): object.cancel()
-        case .conduit(let conduit): conduit.cancel()
+        case .base(let base): base.cancel()
         case .nothing: break
         }
     }

@@ -71,10 +71,13 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        let subject = state.subject
+        // Swapped out, released after unlocking: dropping the subject may run its deinit, which
+        // cancels its upstreams — this object among them.
+        let old = state
         state = State(subject: nil, upstream: nil, terminated: true)
         lock.unlock()
-        subject?.send(completion: completion)
+        old.subject?.send(completion: completion)
+        withExtendedLifetime(old) {}
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -86,10 +89,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     func cancel() {
         lock.lock()
-        let upstream = state.upstream
+        let old = state
         state = State(subject: nil, upstream: nil, terminated: true)
         lock.unlock()
-        upstream?.cancel()
+        old.upstream?.cancel()
+        withExtendedLifetime(old) {}
     }
 
     var description: String { "Subject" }

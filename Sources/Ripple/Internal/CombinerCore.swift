@@ -19,7 +19,8 @@ struct CombinerState {
     @usableFromInline var finishedCount = 0
     /// combineLatest: a value arrived beyond the demand; the newest tuple is due on the next request.
     @usableFromInline var fresh = false
-    @usableFromInline var delivering = false
+    /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
+    @usableFromInline var turn = DeliveryTurn()
 
     @inlinable
     init(count: Int) {
@@ -42,12 +43,15 @@ struct CombinerState {
 ///   threads sending at once lose nothing); a value that arrives beyond the demand only replaces
 ///   that child's latest value, and the newest tuple is delivered on the next request.
 ///   zip buffers every value.
-/// - combineLatest emits only once every child has a value and finishes when all
+/// - combineLatest emits only once every child has a value (rule 29) and finishes when all
 ///   children have finished. zip finishes, cancelling the others, as soon as a finished child has
 ///   nothing buffered. The first failure cancels the other children and is delivered at once
 ///   (after a delivery in progress).
-/// - Deliveries never overlap: a value arriving while another thread delivers is stored, and that
-///   thread delivers the resulting tuple before it leaves.
+/// - Delivery follows the engine's contract (``DeliveryTurn``): the tuple a value completes, while
+///   there is demand, is built at once and delivered on the thread that sent the value; a thread
+///   that finds another one delivering waits its turn (arrival order) and then delivers its own
+///   tuple; a send from inside the downstream's `receive` is delivered nested. Tuples due for lack of
+///   demand are delivered by the thread that brings the demand.
 ///
 /// Inlinable, so it is specialized for the concrete downstream where it is subscribed.
 @usableFromInline
@@ -62,9 +66,6 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
     @usableFromInline let name: String
     /// Guarded by `lock`; `nil` once terminated.
     @usableFromInline @exclusivity(unchecked) var subscriber: Downstream?
-    /// combineLatest: tuples built when their value arrived, while demand allowed (so that every
-    /// value yields its own tuple, even when another thread is delivering). Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) var queued = FIFO<Downstream.Input>()
     /// The first failure. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var failure: Downstream.Failure?
     /// Builds the next tuple; `nil` once terminated, which also breaks the core ↔ children cycle.
@@ -109,12 +110,7 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         }
         state.demand += demand
         let subscriptions = state.subscriptions
-        if state.delivering {
-            lock.unlock()
-        } else {
-            state.delivering = true
-            drainLocked()
-        }
+        takeTurnThenDrainLocked()
         for subscription in subscriptions {
             subscription?.request(demand)
         }
@@ -124,17 +120,18 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
     func cancel() {
         lock.lock()
         let subscriptions = state.subscriptions
+        // Released after unlocking: the subscriber, the tuple builder (and with it the children
+        // and their values).
         let released = (subscriber, take)
         subscriber = nil
         take = nil
         state.terminated = true
-        queued.removeAll()
         state.subscriptions = state.subscriptions.map { _ in nil }
         lock.unlock()
         for subscription in subscriptions {
             subscription?.cancel()
         }
-        _ = released
+        withExtendedLifetime(released) {}
     }
 
     // MARK: Children
@@ -166,28 +163,67 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         store()
         let wasEmpty = state.counts[index] == 0
         var replace = false
+        var output: Downstream.Input?
         switch mode {
         case .latest:
             state.counts[index] = 1
             if state.counts.contains(0) {
                 // A first value that still cannot make a tuple gives its demand back.
                 replace = wasEmpty && state.demand != .unlimited
-            } else if let take, state.demand == .unlimited || state.demand > queued.count {
-                queued.append(take())
+            } else if let take, state.demand > 0 {
+                output = take()
                 state.fresh = false
             } else {
                 state.fresh = true
             }
         case .zip:
             state.counts[index] += 1
+            if let take, state.demand > 0, !state.counts.contains(0) {
+                output = take()
+                for child in state.counts.indices { state.counts[child] -= 1 }
+            }
         }
-        if state.delivering {
+        guard let output else {
             lock.unlock()
             return replace ? .max(1) : .none
         }
-        state.delivering = true
-        drainLocked()
-        return replace ? .max(1) : .none
+        state.demand -= 1
+        deliverLocked(output)
+        return .none
+    }
+
+    /// Delivers `output` (already charged to the demand) on this thread, in its turn: waits if another
+    /// thread holds the turn; then, unless nested, drains what else is due and gives the turn back.
+    /// Called with the lock held; unlocks.
+    @inlinable
+    func deliverLocked(_ output: Downstream.Input) {
+        let nested: Bool
+        switch state.turn.enter(currentThreadID(), name: name) {
+        case .call(let isNested):
+            nested = isNested
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            nested = false
+        }
+        guard let downstream = subscriber else {
+            // Cancelled or completed meanwhile.
+            if nested { lock.unlock() } else { leaveTurnLocked() }
+            return
+        }
+        lock.unlock()
+        let more = downstream.receive(output)
+        lock.lock()
+        state.demand += more
+        let subscriptions = more > 0 ? state.subscriptions : []
+        if nested {
+            lock.unlock()
+        } else {
+            drainLocked()
+        }
+        for subscription in subscriptions { subscription?.request(more) }
     }
 
     @inlinable
@@ -203,12 +239,34 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         if case .failure(let error) = completion, failure == nil {
             failure = error
         }
-        if state.delivering {
+        takeTurnThenDrainLocked()
+    }
+
+    /// With the lock held: takes the delivery turn (waiting for it if another thread holds it), then
+    /// drains. If this thread already holds it (a call from inside the downstream), the outer call
+    /// drains instead. Unlocks.
+    @inlinable
+    func takeTurnThenDrainLocked() {
+        switch state.turn.enter(currentThreadID(), name: name) {
+        case .call(nested: true):
             lock.unlock()
-            return
+        case .call(nested: false):
+            drainLocked()
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            drainLocked()
         }
-        state.delivering = true
-        drainLocked()
+    }
+
+    /// Gives the delivery turn back (to the next waiter, woken after unlocking). Unlocks.
+    @inlinable
+    func leaveTurnLocked() {
+        let exit = state.turn.leave()
+        lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
     }
 
     @inlinable
@@ -216,22 +274,20 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         switch mode {
         case .latest:
             // Done when every child finished and no unsent tuple waits for demand.
-            return state.finishedCount == state.counts.count && queued.isEmpty
-                && !(state.fresh && !state.counts.contains(0))
+            return state.finishedCount == state.counts.count && !(state.fresh && !state.counts.contains(0))
         case .zip:
             // Done when a finished child has nothing left to pair.
             return state.counts.indices.contains { state.finished[$0] && state.counts[$0] == 0 }
         }
     }
 
-    /// Delivers tuples while there is demand and every child has a value, then a due completion.
-    /// Called with `lock` held and `delivering` set; unlocks.
+    /// Delivers the tuples due for lack of demand while there is demand, then a due completion, and
+    /// gives the turn back. Called with `lock` and the turn held; unlocks.
     @inlinable
     func drainLocked() {
         while true {
             guard let downstream = subscriber, let take else {
-                state.delivering = false
-                lock.unlock()
+                leaveTurnLocked()
                 return
             }
             if let failure {
@@ -242,9 +298,7 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
             if state.demand > 0 {
                 switch mode {
                 case .latest:
-                    if let tuple = queued.popFirst() {
-                        next = tuple
-                    } else if state.fresh, !state.counts.contains(0) {
+                    if state.fresh, !state.counts.contains(0) {
                         next = take()
                         state.fresh = false
                     }
@@ -273,8 +327,7 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
                 finishLocked(downstream, .finished)
                 return
             }
-            state.delivering = false
-            lock.unlock()
+            leaveTurnLocked()
             return
         }
     }
@@ -287,14 +340,15 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         subscriber = nil
         take = nil
         state.terminated = true
-        queued.removeAll()
         state.subscriptions = state.subscriptions.map { _ in nil }
-        state.delivering = false
+        // Nobody calls the downstream after this (`subscriber` is nil): the turn can go now.
+        let exit = state.turn.leave()
         lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
         for subscription in subscriptions {
             subscription?.cancel()
         }
-        _ = released
+        withExtendedLifetime(released) {}
         downstream.receive(completion: completion)
     }
 }

@@ -27,9 +27,8 @@ struct MergeState {
     @usableFromInline var active: Int
     /// flatMap's upstream of publishers; `.terminal` when there is none or it has finished.
     @usableFromInline var outer = UpstreamStatus.terminal
-    @usableFromInline var failed = false
-    /// A thread is inside the downstream's `receive`; others queue their events for it.
-    @usableFromInline var delivering = false
+    /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
+    @usableFromInline var turn = DeliveryTurn()
 
     @inlinable
     init(children: [MergeChildState], active: Int) {
@@ -47,12 +46,14 @@ struct MergeState {
 /// - Demand: with unlimited downstream demand every child is asked for `.unlimited`; otherwise each
 ///   child has at most one element outstanding (`.max(1)`), so at most one value per child waits
 ///   here while the downstream has no demand.
-/// - Values are delivered in arrival order. When two upstreams send at the same moment, one thread
-///   delivers and the other leaves its value in the queue for that thread to deliver (nothing is
-///   lost or duplicated, and the downstream is never called concurrently).
+/// - Delivery follows the engine's contract (``DeliveryTurn``): a value that arrives while there is
+///   demand is delivered on the thread that sent it; a thread that finds another one delivering
+///   waits its turn (arrival order) and then delivers its own value; a send from inside the
+///   downstream's `receive` is delivered nested. Values that arrive without demand wait in a queue
+///   and are delivered, in arrival order, by the thread that brings the demand.
 /// - It finishes when the outer upstream (if any) and every child have finished and nothing waits;
-///   the first failure cancels everything else and is delivered at once (after the delivery in
-///   progress, if any).
+///   the first failure cancels everything else and is delivered by the thread that brought it, in
+///   its turn.
 ///
 /// Inlinable, so it is specialized for the concrete downstream in the code that subscribes
 /// (unspecialized, every event paid for generic metadata lookups: ~6,000 instructions a value).
@@ -63,7 +64,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
     @usableFromInline let name: String
     /// Guarded by `lock`, like `state`; `nil` once terminated.
     @usableFromInline @exclusivity(unchecked) var subscriber: Downstream?
-    /// Values waiting for demand or for the delivering thread. Guarded by `lock`.
+    /// Values that arrived without demand, in arrival order. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var queue = FIFO<Downstream.Input>()
     /// The first failure, delivered by the drain. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var failure: Downstream.Failure?
@@ -97,12 +98,11 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         let downstream = lock.withLock { subscriber }
         downstream?.receive(subscription: self)
         lock.lock()
-        guard !state.terminated, !state.delivering else {
+        guard !state.terminated else {
             lock.unlock()
             return
         }
-        state.delivering = true
-        drainLocked()
+        takeTurnThenDrainLocked()
     }
 
     @inlinable
@@ -157,12 +157,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         if case .failure(let error) = completion, failure == nil {
             failure = error
         }
-        if state.delivering {
-            lock.unlock()
-            return
-        }
-        state.delivering = true
-        drainLocked()
+        takeTurnThenDrainLocked()
     }
 
     // MARK: Downstream side
@@ -176,13 +171,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
             return
         }
         state.demand += demand
-        if state.delivering {
-            // The delivering thread sees the new demand when it drains.
-            lock.unlock()
-            return
-        }
-        state.delivering = true
-        drainLocked()
+        takeTurnThenDrainLocked()
     }
 
     @inlinable
@@ -193,14 +182,17 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         let released = subscriber
         subscriber = nil
         state.terminated = true
-        queue.removeAll()
-        state.children.removeAll()
+        // Values and children leave the locked state here and are released after unlocking.
+        let droppedValues = queue
+        queue = FIFO()
+        let droppedChildren = state.children
+        state.children = []
         lock.unlock()
         outer?.cancel()
         for subscription in subscriptions {
             subscription.cancel()
         }
-        _ = released
+        withExtendedLifetime((released, droppedValues, droppedChildren)) {}
     }
 
     // MARK: Children
@@ -233,23 +225,45 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
     @inlinable
     func childReceive(_ input: Downstream.Input, index: Int, generation: Int) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream = subscriber, isCurrent(index, generation) else {
+        guard subscriber != nil, isCurrent(index, generation) else {
             lock.unlock()
             return .none
         }
         let unlimited = state.children[index].unlimited
-        guard !state.delivering, state.demand > 0, queue.isEmpty else {
+        guard state.demand > 0, queue.isEmpty else {
+            // No demand (or older values still wait for it): the value waits for a request.
             queue.append(input)
             if !unlimited { state.children[index].requested = false }
             lock.unlock()
             return .none
         }
-        state.delivering = true
         state.demand -= 1
+        let nested: Bool
+        switch state.turn.enter(currentThreadID(), name: name) {
+        case .call(let isNested):
+            nested = isNested
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            nested = false
+        }
+        guard let downstream = subscriber else {
+            // Cancelled or completed while this thread waited.
+            leaveTurnLocked()
+            return .none
+        }
         lock.unlock()
         let more = downstream.receive(input)
         lock.lock()
         state.demand += more
+        if nested {
+            // The outermost call on this thread drains and asks the children for more.
+            if !unlimited, isCurrent(index, generation) { state.children[index].requested = false }
+            lock.unlock()
+            return .none
+        }
         guard isCurrent(index, generation), !unlimited else {
             drainLocked()
             return .none
@@ -284,23 +298,44 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         case .finished:
             if refillsOuter { refill = state.outer.subscription }
         }
-        if state.delivering {
-            lock.unlock()
-        } else {
-            state.delivering = true
-            drainLocked()
-        }
+        takeTurnThenDrainLocked()
         refill?.request(.max(1))
     }
 
+    /// With the lock held: takes the delivery turn (waiting for it if another thread holds it), then
+    /// drains. If this thread already holds it (a call from inside the downstream), the outer call
+    /// drains instead. Unlocks.
+    @inlinable
+    func takeTurnThenDrainLocked() {
+        switch state.turn.enter(currentThreadID(), name: name) {
+        case .call(nested: true):
+            lock.unlock()
+        case .call(nested: false):
+            drainLocked()
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            drainLocked()
+        }
+    }
+
+    /// Gives the delivery turn back (to the next waiter, woken after unlocking). Unlocks.
+    @inlinable
+    func leaveTurnLocked() {
+        let exit = state.turn.leave()
+        lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
+    }
+
     /// Delivers queued values while there is demand, then a due completion, then asks idle
-    /// children for more. Called with `lock` held and `delivering` set; unlocks.
+    /// children for more, and gives the turn back. Called with `lock` and the turn held; unlocks.
     @inlinable
     func drainLocked() {
         while true {
             guard let downstream = subscriber else {
-                state.delivering = false
-                lock.unlock()
+                leaveTurnLocked()
                 return
             }
             if let failure {
@@ -336,8 +371,9 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
                 asks.append((subscription, unlimited ? .unlimited : .max(1)))
             }
         }
-        state.delivering = false
+        let exit = state.turn.leave()
         lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
         for (subscription, demand) in asks {
             subscription.request(demand)
         }
@@ -350,15 +386,20 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         let outer = state.outer.terminate()
         subscriber = nil
         state.terminated = true
-        queue.removeAll()
-        state.children.removeAll()
-        state.delivering = false
+        let droppedValues = queue
+        queue = FIFO()
+        let droppedChildren = state.children
+        state.children = []
+        // Nobody calls the downstream after this (`subscriber` is nil): the turn can go now.
+        let exit = state.turn.leave()
         lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
         outer?.cancel()
         for subscription in subscriptions {
             subscription.cancel()
         }
         downstream.receive(completion: completion)
+        withExtendedLifetime((droppedValues, droppedChildren)) {}
     }
 
     @usableFromInline

@@ -11,11 +11,12 @@
 /// ```
 ///
 /// Thread safety: every method may be called from any thread. Values reach subscribers in
-/// subscription order, and calls to one subscriber never overlap (see ``send(_:)``).
+/// subscription order, on the thread that sent them, and calls to one subscriber never overlap: a
+/// thread that finds a subscriber busy on another thread waits its turn (see ``send(_:)``).
 ///
 /// Differs from Combine: subscribers are served in subscription order (Combine documents no order;
-/// OpenCombine uses hash order), and a value sent from another thread while a subscriber is busy is
-/// handed to the busy thread instead of blocking on a lock held across the subscriber's code.
+/// OpenCombine uses hash order), and two threads that each deliver into a subscriber the other is
+/// delivering to stop with a "Ripple: deadlock:" message instead of hanging.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     @usableFromInline let core = SubjectCore<Output, Failure>(current: nil)
 
@@ -34,7 +35,9 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
     /// Sends a value to every subscriber that has outstanding demand.
     ///
-    /// A subscriber sending to the same subject from inside `receive` gets the new value at once,
+    /// The value is delivered on the calling thread. A subscriber that another thread is delivering
+    /// to gets it after that call returns (this thread waits its turn, first come, first served); a
+    /// subscriber sending to the same subject from inside `receive` gets the new value at once,
     /// nested. After completion, `send` does nothing.
     @inlinable
     public func send(_ input: Output) {

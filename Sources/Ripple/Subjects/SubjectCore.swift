@@ -6,10 +6,12 @@ import Synchronization
 /// One lock guards the subject's state *and* the state of every conduit (one conduit per
 /// subscriber), so a send takes short critical sections on one cache line and no per-subscriber lock.
 ///
-/// Delivery rules, each tested in `SubjectReentrancyTests` and `SubjectConcurrencyTests`:
-/// - Calls to one subscriber never overlap. If thread B offers a value while thread A is inside that
-///   subscriber's `receive`, B charges the demand and leaves the value in the conduit's backlog; A
-///   delivers it as soon as its call returns. No lock is held while user code runs.
+/// Delivery rules (the engine's contract, `Documentation/Engine.md`), each tested in
+/// `SubjectReentrancyTests`, `DeliveryContractTests` and `SubjectConcurrencyTests`:
+/// - Every value and completion is delivered on the thread that sent it. Calls to one subscriber
+///   never overlap: if thread B offers a value while thread A is inside that subscriber's `receive`,
+///   B charges the demand, waits for its turn (first come, first served; asleep in the kernel), and
+///   then delivers its value itself. No lock is held while user code runs.
 /// - A send made *from inside* `receive` on the same thread is delivered at once, nested, as in Combine.
 /// - Subscribers are kept in subscription order; cancelling leaves a hole that is trimmed from the end
 ///   or compacted once holes outnumber live subscribers, so subscribe and cancel are amortised O(1).
@@ -112,23 +114,35 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         registry.append(conduit)
         lock.unlock()
         conduit.request(.unlimited)
-        return AnyCancellable(conduit: conduit)
+        return AnyCancellable(base: conduit)
     }
 
     /// Sends `value` to every conduit. `storeAfterCompletion` is `CurrentValueSubject.value`'s setter:
     /// it stores the value even when the subject has completed (and then publishes nothing).
+    ///
+    /// The value replaced as current (CurrentValueSubject) is released after unlocking: its deinit
+    /// may be user code that reads the subject.
     @inlinable
     func send(_ value: Output, storeAfterCompletion: Bool = false) {
         lock.lock()
         guard state.completion == nil else {
-            if storeAfterCompletion { state.current = value }
+            if storeAfterCompletion {
+                let old = state.current
+                state.current = value
+                lock.unlock()
+                withExtendedLifetime(old) {}
+                return
+            }
             lock.unlock()
             return
         }
+        var old: Output?
         if replaysCurrent {
+            old = state.current
             state.current = value
             state.version &+= 1
         }
+        defer { withExtendedLifetime(old) {} }
         let version = state.version
         if registry.slots.count == 1, let only = registry.unretainedConduit(at: 0) {
             // One subscriber, the common case: decide its delivery in this same critical section.
@@ -278,16 +292,12 @@ struct SubjectRegistry {
 }
 
 /// The part of a conduit that is not generic, so ``AnyCancellable`` can cancel it with a plain
-/// virtual call. It has no stored properties: the subclass lays all of its fields out itself, which
-/// keeps a conduit in a smaller malloc size class.
+/// virtual call (as a ``CancellableObject``). It has no stored properties: the subclass lays all of
+/// its fields out itself, which keeps a conduit in a smaller malloc size class.
 @usableFromInline
-class ConduitBase: @unchecked Sendable {
+class ConduitBase: CancellableObject, @unchecked Sendable {
     @inlinable
-    init() {}
-
-    /// Overridden by ``SubjectConduit``, the only subclass.
-    @usableFromInline
-    func cancel() {}
+    override init() {}
 
     /// Records the conduit's new position after the registry compacts (under the subject's lock).
     /// Overridden by ``SubjectConduit``.
@@ -295,28 +305,12 @@ class ConduitBase: @unchecked Sendable {
     func move(toSlot slot: Int) {}
 }
 
-/// What a conduit needs only sometimes, so it is not carried by every conduit: values that another
-/// thread accepted while the conduit was delivering (allocated only under contention), and, for a
-/// ``CurrentValueSubject`` (allocated with the conduit), the version of the value last replayed.
-@usableFromInline
-final class ConduitSide<Output, Failure: Error> {
-    // Guarded by the subject's lock, like the conduit's own fields.
-    @exclusivity(unchecked) @usableFromInline var values: ContiguousArray<Output> = []
-    @exclusivity(unchecked) @usableFromInline var head = 0
-    @exclusivity(unchecked) @usableFromInline var completion: Subscribers.Completion<Failure>?
-    /// CurrentValueSubject: the version last delivered from `request` (an offer at or below it is stale).
-    @exclusivity(unchecked) @usableFromInline var replayedVersion: UInt64 = 0
-
-    @inlinable
-    init() {}
-}
-
 /// How a conduit reaches its subscriber.
 ///
 /// Non-copyable on purpose: a conduit calls it *in place* (a borrowing switch on its own stored
 /// property), so a delivery retains nothing. Copying it out, as a plain closure property would be,
 /// costs a retain and a release of the closure context per value — two atomic operations. In
-/// exchange the conduit must never replace it while a thread is inside it: see
+/// exchange the conduit must never replace it while a thread holds the delivery turn: see
 /// ``SubjectConduit/terminateLocked()``.
 @usableFromInline
 enum ConduitDownstream<Output, Failure: Error>: ~Copyable {
@@ -361,15 +355,21 @@ enum ConduitDownstream<Output, Failure: Error>: ~Copyable {
 /// Generic only over the subject's `Output` and `Failure`, so the subject calls it directly and the
 /// compiler specializes both together; the subscriber is reached through `downstream`.
 ///
+/// Serial delivery: calls to the subscriber are serialized by a ``DeliveryTurn`` kept under the
+/// subject's lock. A thread that finds the subscriber busy on another thread waits for its turn
+/// (first come, first served) and then delivers its own value on its own thread; a send from inside
+/// the subscriber's own `receive` is delivered at once, nested.
+///
 /// Lifetime during a delivery: the thread delivering holds no reference of its own. A send to many
 /// subscribers keeps them alive through its snapshot of the registry; a send to the only subscriber
-/// relies on the registry itself. If the conduit leaves the registry while some thread is inside its
-/// subscriber (cancelled, or the subject completed), it *pins* itself — one retain, taken under the
-/// lock — and the delivering thread drops the pin as its very last step when it gives up the
-/// delivering role. So the send path costs no retain or release at all.
+/// relies on the registry itself; a thread that has to wait takes a retain. If the conduit leaves
+/// the registry while a thread holds its turn (cancelled, or the subject completed), it *pins*
+/// itself — one retain, taken under the lock — and the thread that finally gives the turn back
+/// releases the subscriber and drops the pin as its very last step. So the uncontended send path
+/// costs no retain or release at all.
 @usableFromInline
 final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, CustomStringConvertible,
-    @unchecked Sendable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     /// What the conduit hands a subscriber.
     @usableFromInline
@@ -384,11 +384,11 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     // this order packs the small fields behind the 17-byte `downstream` so a conduit is 72 bytes,
     // an 80-byte malloc block.
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    /// The thread currently inside `downstream`, or 0.
-    @exclusivity(unchecked) @usableFromInline var deliveringThread: UInt = 0
-    /// The contention backlog and the CurrentValueSubject's replay version (see ``ConduitSide``).
-    @exclusivity(unchecked) @usableFromInline var side: ConduitSide<Output, Failure>?
-    /// `.released` once terminated — except while a thread is inside it (see `terminateLocked()`).
+    /// Who is calling the subscriber, and who waits to (see ``DeliveryTurn``). A
+    /// ``CurrentValueSubject``'s conduit creates the turn's queue up front: it also keeps the
+    /// version of the value last replayed.
+    @exclusivity(unchecked) @usableFromInline var turn = DeliveryTurn()
+    /// `.released` once terminated — except while a thread holds the turn (see `terminateLocked()`).
     @exclusivity(unchecked) @usableFromInline var downstream: ConduitDownstream<Output, Failure>
     @exclusivity(unchecked) @usableFromInline var terminated = false
     /// CurrentValueSubject: the subscriber has not seen the latest value yet and gets it on demand.
@@ -403,12 +403,18 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         self.core = core
         self.downstream = downstream
         self.owesCurrent = core.replaysCurrent
-        self.side = core.replaysCurrent ? ConduitSide() : nil
         self.slot = UInt32(slot)
         super.init()
+        if core.replaysCurrent {
+            turn.queue = TurnQueue(name: "CurrentValueSubject")
+        }
     }
 
     @usableFromInline var description: String { core.replaysCurrent ? "CurrentValueSubject" : "PassthroughSubject" }
+
+    @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    @usableFromInline var playgroundDescription: Any { description }
 
     @usableFromInline
     override func move(toSlot slot: Int) {
@@ -426,11 +432,13 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// `offer` with the core's lock already held; unlocks it.
     @inlinable
     func offerLocked(_ value: Output, version: UInt64) {
-        guard !terminated else {
+        // After the subject's completion nothing new is accepted (values already accepted, and
+        // waiting for their turn, are still delivered before the completion).
+        guard !terminated, core.state.completion == nil else {
             core.lock.unlock()
             return
         }
-        if core.replaysCurrent, let side, version <= side.replayedVersion {
+        if core.replaysCurrent, let queue = turn.queue, version <= queue.replayedVersion {
             // Already delivered as the current value by `request`.
             core.lock.unlock()
             return
@@ -441,18 +449,34 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             return
         }
         demand -= 1
-        let me = currentThreadID()
-        let outer = deliveringThread
-        if outer != 0 && outer != me {
-            sideLocked().values.append(value)
-            core.lock.unlock()
-            return
-        }
         if core.replaysCurrent { owesCurrent = false }
-        deliveringThread = me
+        switch turn.enter(currentThreadID(), name: description) {
+        case .call(let nested):
+            core.lock.unlock()
+            let more = downstream.receive(value)
+            didDeliver(more, nested: nested)
+        case .wait(let waiter):
+            waitThenDeliver(value, waiter)
+        }
+    }
+
+    /// Another thread holds the turn: sleeps until it is this thread's, then delivers `value` (unless
+    /// the subscriber was cancelled meanwhile). Called with the lock held; unlocks.
+    @inlinable @inline(never)
+    func waitThenDeliver(_ value: Output, _ waiter: TurnWaiter) {
+        let kept = Unmanaged.passRetained(self)
+        let queue = turn.queue.unsafelyUnwrapped
         core.lock.unlock()
-        let more = downstream.receive(value)
-        didDeliver(more, nested: outer != 0)
+        waiter.waitForTurn(on: queue)
+        core.lock.lock()
+        if terminated {
+            giveBackTurnLocked()
+        } else {
+            core.lock.unlock()
+            let more = downstream.receive(value)
+            didDeliver(more, nested: false)
+        }
+        kept.release()
     }
 
     @inlinable
@@ -462,25 +486,37 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             core.lock.unlock()
             return
         }
-        let delivering = deliveringThread
-        if delivering != 0 && delivering != currentThreadID() {
-            // Another thread is inside `downstream`; it delivers the backlog and then this completion.
-            // The subject has already dropped this conduit from its registry.
-            sideLocked().completion = completion
-            pinLocked()
+        switch turn.enter(currentThreadID(), name: description) {
+        case .call(let nested):
+            deliverCompletionLocked(completion, nested: nested)
+        case .wait(let waiter):
+            let kept = Unmanaged.passRetained(self)
+            let queue = turn.queue.unsafelyUnwrapped
             core.lock.unlock()
-            return
+            waiter.waitForTurn(on: queue)
+            core.lock.lock()
+            if terminated {
+                giveBackTurnLocked()
+            } else {
+                deliverCompletionLocked(completion, nested: false)
+            }
+            kept.release()
         }
+    }
+
+    /// With the lock and the turn held: terminates, then calls the subscriber's
+    /// `receive(completion:)` (which `terminateLocked` left in place, since the turn is held).
+    /// Unlocks.
+    @inlinable
+    func deliverCompletionLocked(_ completion: Subscribers.Completion<Failure>, nested: Bool) {
         let released = terminateLocked()
         core.lock.unlock()
-        if delivering == 0 {
-            released.receive(completion: completion)
-        } else {
-            // A completion sent from inside this subscriber's own `receive`: delivered at once,
-            // nested, to the subscriber the outer call still holds.
-            downstream.receive(completion: completion)
-        }
         _ = consume released
+        downstream.receive(completion: completion)
+        if !nested {
+            core.lock.lock()
+            giveBackTurnLocked()
+        }
     }
 
     // MARK: Subscription
@@ -494,24 +530,34 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             return
         }
         self.demand += demand
-        let upstreams = core.replaysCurrent ? [] : core.registry.upstreamsToRequest()
-        let me = currentThreadID()
-        let outer = deliveringThread
-        guard owesCurrent, outer == 0 || outer == me else {
-            // Either nothing is owed, or the delivering thread will deliver it when its call returns.
+        guard owesCurrent, core.state.completion == nil else {
+            let upstreams = core.replaysCurrent ? [] : core.registry.upstreamsToRequest()
             core.lock.unlock()
             for upstream in upstreams { upstream.request(.unlimited) }
             return
         }
-        let value = takeCurrentLocked()
-        deliveringThread = me
-        core.lock.unlock()
-        let more = downstream.receive(value)
-        didDeliver(more, nested: outer != 0)
+        // CurrentValueSubject: the current value is owed; deliver it on this thread, in turn.
+        switch turn.enter(currentThreadID(), name: description) {
+        case .call(let nested):
+            let value = takeCurrentLocked()
+            core.lock.unlock()
+            let more = downstream.receive(value)
+            didDeliver(more, nested: nested)
+        case .wait(let waiter):
+            let kept = Unmanaged.passRetained(self)
+            let queue = turn.queue.unsafelyUnwrapped
+            core.lock.unlock()
+            waiter.waitForTurn(on: queue)
+            didDeliver(.none, nested: false)
+            kept.release()
+        }
     }
 
     /// Cancels delivery and releases the subscriber. Reached through ``AnyCancellable`` by a virtual
     /// call into unspecialized code, so it touches nothing whose layout depends on `Output`.
+    ///
+    /// It does not wait for a delivery in progress on another thread (that one finishes; nothing
+    /// starts after `cancel()` returns, and threads waiting for their turn give up).
     @usableFromInline
     override func cancel() {
         core.lock.lock()
@@ -525,83 +571,60 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         _ = consume released
     }
 
-    // MARK: Delivery loop
+    // MARK: The turn
 
-    /// Called after a delivery returns: adds the demand it returned, then, unless this was a nested
-    /// call, delivers whatever other threads left behind, and finally gives up the delivering role.
+    /// Called after a delivery returns: adds the demand it returned; then, unless this was a nested
+    /// call, delivers a current value still owed (CurrentValueSubject) and gives the turn back.
     @inlinable
     func didDeliver(_ returned: Subscribers.Demand, nested: Bool) {
         var more = returned
         while true {
             core.lock.lock()
+            if !terminated { demand += more }
             if nested {
-                // The outermost call on this thread finishes the job (and releases, if terminated).
-                if !terminated { demand += more }
+                // The outermost call on this thread gives the turn back.
                 core.lock.unlock()
                 return
             }
-            if terminated {
-                // Cancelled or completed while delivering: the subscriber was kept for us.
-                deliveringThread = 0
-                let released = downstream.take()
-                let unpin = unpinLocked()
-                core.lock.unlock()
-                _ = consume released
-                if unpin { Unmanaged.passUnretained(self).release() }
-                return
-            }
-            demand += more
-            if let side {
-                if side.head < side.values.count {
-                    let value = side.values[side.head]
-                    side.head += 1
-                    if side.head == side.values.count {
-                        side.values.removeAll(keepingCapacity: true)
-                        side.head = 0
-                    }
-                    core.lock.unlock()
-                    more = downstream.receive(value)
-                    continue
-                }
-                if let completion = side.completion {
-                    side.completion = nil
-                    deliveringThread = 0
-                    let released = terminateLocked()
-                    let unpin = unpinLocked()
-                    core.lock.unlock()
-                    released.receive(completion: completion)
-                    _ = consume released
-                    if unpin { Unmanaged.passUnretained(self).release() }
-                    return
-                }
-            }
-            if owesCurrent && demand > 0 {
+            if !terminated, owesCurrent, demand > 0, core.state.completion == nil {
                 let value = takeCurrentLocked()
                 core.lock.unlock()
                 more = downstream.receive(value)
                 continue
             }
-            deliveringThread = 0
-            core.lock.unlock()
+            giveBackTurnLocked()
             return
         }
     }
 
-    /// The side object, created on first use.
+    /// Gives the turn back: to the next waiter, or, if none, frees it — and if the conduit was
+    /// terminated meanwhile, releases the subscriber and the pin. Called with the lock held; unlocks.
+    /// The conduit may be gone when it returns.
     @inlinable
-    func sideLocked() -> ConduitSide<Output, Failure> {
-        if let side { return side }
-        let created = ConduitSide<Output, Failure>()
-        side = created
-        return created
+    func giveBackTurnLocked() {
+        switch turn.leave() {
+        case .handOff(let next):
+            core.lock.unlock()
+            next.wake()
+        case .idle:
+            guard terminated else {
+                core.lock.unlock()
+                return
+            }
+            let released = downstream.take()
+            let unpin = unpinLocked()
+            core.lock.unlock()
+            _ = consume released
+            if unpin { Unmanaged.passUnretained(self).release() }
+        }
     }
 
     /// CurrentValueSubject: charges one demand for the current value and marks it delivered.
     @inlinable
     func takeCurrentLocked() -> Output {
         owesCurrent = false
-        // A CurrentValueSubject's conduit always has its side object.
-        side?.replayedVersion = core.state.version
+        // A CurrentValueSubject's conduit always has its queue.
+        turn.queue?.replayedVersion = core.state.version
         demand -= 1
         // `owesCurrent` is only ever true for a CurrentValueSubject, whose `current` is never nil.
         return core.state.current!
@@ -609,14 +632,13 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
     /// Marks the conduit terminated and removes it from the subject. Returns the subscriber for the
     /// caller to notify or release outside the lock — unless a thread (this one included, further up
-    /// the stack) is inside it right now: then it stays in place, the conduit pins itself, and the
-    /// delivering thread releases both in `didDeliver`.
+    /// the stack) holds the turn: then it stays in place, the conduit pins itself, and the thread that
+    /// gives the turn back releases both (`giveBackTurnLocked`).
     @inlinable
     func terminateLocked() -> ConduitDownstream<Output, Failure> {
         terminated = true
-        side = nil
         core.registry.remove(slot: Int(slot))
-        if deliveringThread != 0 {
+        if turn.isHeld {
             pinLocked()
             return .released
         }

@@ -129,9 +129,9 @@ extension Heavy {
         enum Ending: CaseIterable {
             /// The subject completes; the token is kept.
             case completion
-            /// The subject completes and the token is dropped before the completion could be
-            /// delivered: the cancel wins, so the completion is never delivered (nothing reaches a
-            /// subscriber after its cancel returns).
+            /// The subject completes (from a third thread, which waits for its turn) and the token
+            /// is dropped before the completion could be delivered: the cancel wins, so the
+            /// completion is never delivered (nothing reaches a subscriber after its cancel returns).
             case completionThenCancel
             /// The token is dropped (its deinit cancels).
             case cancel
@@ -169,18 +169,33 @@ extension Heavy {
                     done.signal()
                 }
                 inside.wait()
+                // A completion sent while another thread is inside the subscriber waits for its
+                // turn, so it is sent from a third thread; a cancel does not wait.
+                let completerDone = DispatchSemaphore(value: 0)
                 switch ending {
                 case .completion:
-                    subject.send(completion: .finished)
+                    Thread.detachNewThread {
+                        subject.send(completion: .finished)
+                        subject.send(2)  // after the ending: must not arrive
+                        completerDone.signal()
+                    }
+                    proceed.signal()
                 case .completionThenCancel:
-                    subject.send(completion: .finished)
+                    Thread.detachNewThread {
+                        subject.send(completion: .finished)
+                        completerDone.signal()
+                    }
                     token.withLock { $0 = nil }
+                    subject.send(2)  // after the ending: must not arrive
+                    proceed.signal()
                 case .cancel:
                     token.withLock { $0 = nil }  // deinit cancels
+                    subject.send(2)  // after the ending: must not arrive
+                    proceed.signal()
+                    completerDone.signal()
                 }
-                subject.send(2)  // after the ending: must not arrive
-                proceed.signal()
                 done.wait()
+                completerDone.wait()
                 switch ending {
                 case .completion: #expect(events.current == ["value 1", "finished"])
                 case .completionThenCancel, .cancel: #expect(events.current == ["value 1"])

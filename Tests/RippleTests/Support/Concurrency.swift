@@ -37,3 +37,14 @@ func eventually(within seconds: Double = 30, _ condition: () async -> Bool) asyn
 func sanitizerScaled(_ count: Int) -> Int {
     ProcessInfo.processInfo.environment["RIPPLE_SANITIZED"] == nil ? count : max(1, count / 10)
 }
+
+/// Runs `body` on a new thread and waits up to `seconds` for it to return: `false` means it hung
+/// (a deadlock), and the test fails instead of hanging the run. A hung thread is left behind.
+func completesWithin(seconds: Double = 30, _ body: @escaping @Sendable () -> Void) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        body()
+        done.signal()
+    }
+    return done.wait(timeout: .now() + seconds) == .success
+}

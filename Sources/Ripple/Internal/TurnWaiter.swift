@@ -1,0 +1,178 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(WinSDK)
+import WinSDK
+#endif
+
+/// The waiters for one downstream's ``DeliveryTurn``, in arrival order, and a copy of who holds the
+/// turn that the deadlock check (``WaitGraph``) can read without the owner's lock.
+@usableFromInline
+final class TurnQueue: @unchecked Sendable {
+    /// Guarded by the lock of the turn's owner.
+    @exclusivity(unchecked) @usableFromInline var waiters = FIFO<TurnWaiter>()
+    /// The turn's holder, mirrored here whenever it changes (written under the owner's lock).
+    @usableFromInline let owner = Atomic<UInt>(0)
+    /// What the turn delivers to, for deadlock reports ("PassthroughSubject", "Merge", …).
+    @usableFromInline let name: String
+    /// A ``CurrentValueSubject``'s conduit (which creates its queue up front) keeps here the version
+    /// of the value it last replayed; guarded by the subject's lock. Unused elsewhere.
+    @exclusivity(unchecked) @usableFromInline var replayedVersion: UInt64 = 0
+
+    @usableFromInline
+    init(name: String) {
+        self.name = name
+    }
+
+    @inlinable @inline(__always)
+    func mirrorOwner(_ thread: UInt) {
+        owner.store(thread, ordering: .relaxed)
+    }
+}
+
+/// One thread waiting for a ``DeliveryTurn``. Created by ``DeliveryTurn/enter(_:name:)`` (only under
+/// contention); the thread that hands the turn over wakes it.
+@usableFromInline
+final class TurnWaiter: @unchecked Sendable {
+    @usableFromInline let thread: UInt
+    /// 0 while waiting, 1 once the turn is this waiter's.
+    let signal = Atomic<UInt32>(0)
+    #if canImport(Darwin)
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    #endif
+
+    @usableFromInline
+    init(thread: UInt) {
+        self.thread = thread
+        #if canImport(Darwin)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+        #endif
+    }
+
+    #if canImport(Darwin)
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+    #endif
+
+    /// Sleeps until the turn is handed to this waiter, with the wait recorded for the deadlock check
+    /// (which traps instead of sleeping forever). Call after unlocking.
+    @usableFromInline @inline(never)
+    func waitForTurn(on queue: TurnQueue) {
+        waitGraph.willWait(self, on: queue)
+        park()
+        waitGraph.didWake(self)
+    }
+
+    private func park() {
+        #if canImport(Darwin)
+        pthread_mutex_lock(mutex)
+        while signal.load(ordering: .acquiring) == 0 {
+            pthread_cond_wait(condition, mutex)
+        }
+        pthread_mutex_unlock(mutex)
+        #else
+        while signal.load(ordering: .acquiring) == 0 {
+            waitOnWord(signal, whileEqualTo: 0)
+        }
+        #endif
+    }
+
+    /// Hands the turn over: wakes the waiting thread. Call after unlocking.
+    @usableFromInline @inline(never)
+    func wake() {
+        #if canImport(Darwin)
+        pthread_mutex_lock(mutex)
+        signal.store(1, ordering: .releasing)
+        pthread_cond_signal(condition)
+        pthread_mutex_unlock(mutex)
+        #else
+        signal.store(1, ordering: .releasing)
+        wakeOneOnWord(signal)
+        #endif
+    }
+}
+
+/// Every thread that waits for a delivery turn, and what it waits for: the deadlock check.
+///
+/// Waiting for a turn can deadlock where Combine's recursive locks deadlock too: thread A, inside a
+/// delivery, sends into a subject whose subscriber thread B is delivering to, while B, inside that
+/// delivery, sends into the subject A is delivering to. Combine hangs there silently. Ripple follows
+/// the chain before sleeping — the turn I wait for is held by thread T; T waits for a turn held by
+/// U; … — and if it comes back to the calling thread, the wait could never end: it traps with a
+/// message naming every link instead.
+///
+/// The table changes only under contention; it is read and written under its own lock, which is
+/// never held while another lock is taken.
+@usableFromInline
+final class WaitGraph: @unchecked Sendable {
+    private let lock = Lock()
+    /// Guarded by `lock`: waiting thread → what it waits for (the waiter keeps the queue alive).
+    private var waiting: [UInt: (waiter: TurnWaiter, queue: Unmanaged<TurnQueue>)] = [:]
+
+    init() {}
+
+    func willWait(_ waiter: TurnWaiter, on queue: TurnQueue) {
+        lock.lock()
+        waiting[waiter.thread] = (waiter, Unmanaged.passUnretained(queue))
+        if let cycle = cycleLocked(from: waiter.thread, queue: queue) {
+            waiting[waiter.thread] = nil
+            lock.unlock()
+            require(false, cycle)
+            return
+        }
+        lock.unlock()
+    }
+
+    func didWake(_ waiter: TurnWaiter) {
+        lock.lock()
+        let removed = waiting.removeValue(forKey: waiter.thread)
+        lock.unlock()
+        _ = removed
+    }
+
+    /// Follows "waits for a turn held by" from `me`; returns a report if it leads back to `me`.
+    private func cycleLocked(from me: UInt, queue start: TurnQueue) -> String? {
+        var links: [String] = []
+        var waiter = me
+        var queue = start
+        for _ in 0...waiting.count {
+            let holder = queue.owner.load(ordering: .relaxed)
+            // Free, or already handed to the waiter (which has not woken yet): no cycle.
+            if holder == 0 || holder == waiter { return nil }
+            links.append(
+                "thread \(threadName(waiter, me: me)) waits to deliver to a \(queue.name) subscriber that thread "
+                    + "\(threadName(holder, me: me)) is delivering to")
+            if holder == me {
+                return "Ripple: deadlock: "
+                    + links.joined(separator: "; ")
+                    + ". Each thread is inside a delivery and sends into a subscriber the other is delivering "
+                    + "to, so neither can ever go on (Combine would hang here). Send from outside the delivery, "
+                    + "or hop with receive(on:)."
+            }
+            guard let next = waiting[holder] else { return nil }
+            waiter = holder
+            queue = next.queue.takeUnretainedValue()
+        }
+        return nil
+    }
+
+    private func threadName(_ thread: UInt, me: UInt) -> String {
+        let hex = "0x" + String(thread, radix: 16)
+        return thread == me ? "\(hex) (this thread)" : hex
+    }
+}
+
+/// The process's one ``WaitGraph``.
+@usableFromInline
+let waitGraph = WaitGraph()
