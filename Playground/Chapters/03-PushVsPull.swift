@@ -79,5 +79,16 @@ struct PushVsPullChapter: Chapter {
         model.numberOfPeaches += 1
         show("  after numberOfPeaches += 1 on the @Published model, invalidated: \(bridged.take())")
         show("  (FruitModel adopts Observable; ObservationBridge.install() connects @Published to it)")
+        print("")
+
+        show("Example 3.4: the @Observable model in Ripple's tracking, through the same bridge")
+        let pulled = PushPullComparison()
+        pulled.dependent("AppleView") { _ = observable.numberOfApples }
+        pulled.dependent("PeachView") { _ = observable.numberOfPeaches }
+        pulled.mutate("numberOfPeaches += 1") { observable.numberOfPeaches += 1 }
+        for entry in pulled.report.entries {
+            show("  \(entry.dependent): pull re-runs \(entry.pullReruns), push re-runs \(entry.pushReruns)")
+        }
+        show("  Only PeachView re-ran; an @Observable model has no objectWillChange, so push sees nothing.")
     }
 }

@@ -186,8 +186,8 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         return old
     }
 
-    /// A write somebody observes, taken as one turn: concurrent writers of this property wait for
-    /// each other, so the order in which `$property` subscribers receive values is the order in which
+    /// A write somebody observes. With a `$property`, it is taken as one turn: concurrent writers of
+    /// this property wait for each other, so the order in which `$property` subscribers receive values is the order in which
     /// they are stored — the property and `$property`'s current value never disagree. A write made
     /// from inside this write's callouts on the same thread (a subscriber that assigns the property)
     /// runs nested, without waiting; when it stores, the outer write's value is not stored after it
@@ -199,7 +199,10 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let me = currentThreadID()
         lock.lock()
         let nested = writer == me
-        if !nested {
+        // The turn orders `$property` deliveries with stores; without a `$property` there is nothing
+        // to keep in step, and the write costs what it did before.
+        let takesTurn = !nested && projection != nil
+        if takesTurn {
             lock.unlock()
             turn.lock()
             lock.lock()
@@ -214,14 +217,15 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         willChange?._withUnsafeGuaranteedRef { $0.send() }
         projection?._withUnsafeGuaranteedRef { $0.send(newValue) }
         lock.lock()
-        // A nested write stored a newer value meanwhile: that one stays.
-        let stores = version == startVersion
+        // A nested write stored a newer value meanwhile: that one stays (it is what `$property`
+        // delivered last). Writes outside a turn always store, as before.
+        let stores = !(takesTurn || nested) || version == startVersion
         let old: Value? = stores ? replaceStoredLocked(newValue) : nil
         let newVersion = version
         let didSetObservers = stores && hasObserversLocked ? takeFiringLocked(.didSet) : FiringList()
-        if !nested { writer = 0 }
+        if takesTurn { writer = 0 }
         lock.unlock()
-        if !nested { turn.unlock() }
+        if takesTurn { turn.unlock() }
         withExtendedLifetime(old) {}  // released after unlocking
         guard stores else { return }
         absorbOwnWrite(newVersion: newVersion)

@@ -6,7 +6,7 @@
 /// valid until its collector is reset.
 ///
 /// Recording is O(1) per read: a scope with few entries searches them (cheaper than hashing), and
-/// one with more than ``linearLimit`` keeps an index by tracker identity, so a scope with n reads
+/// one with more than ``linearLimit`` (32) keeps an index by tracker identity, so a scope with n reads
 /// costs O(n), not O(n²).
 final class AccessCollector {
     struct Access {
@@ -29,7 +29,7 @@ final class AccessCollector {
     }
 
     /// Entries beyond which lookups go through `index`.
-    static let linearLimit = 8
+    static let linearLimit = 32
 
     /// Touched only by the thread whose scope this is.
     @exclusivity(unchecked) private(set) var accesses: [Access] = []
@@ -108,38 +108,61 @@ func withAccesses<T, R, E: Error>(
     reportingToOuterScope: Bool = true, _ body: () throws(E) -> T,
     consume: (T, [AccessCollector.Access]) throws(E) -> R
 ) throws(E) -> R {
-    try TrackingThread.withCurrentThread { thread throws(E) -> R in
-        let collector = thread.takeSpare()
-        let outer = thread.current
-        collector.outer = outer
-        thread.current = Unmanaged.passUnretained(collector)
-        openTrackingScopes.add(1, ordering: .relaxed)
-        let outcome: Result<T, E>
-        if reportingToOuterScope, let hook = _ExternalTracking.scopeHook {
-            let (result, external) = hook.collectReads { () -> Result<T, E> in
-                do throws(E) { return .success(try body()) } catch { return .failure(error) }
-            }
-            if let external {
-                let tracker = external.activate()
-                // Read at version 0: changes reported before the scope ended count as stale.
-                collector.record(tracker, version: 0, object: tracker)
-            }
-            outcome = result
-        } else {
-            do throws(E) { outcome = .success(try body()) } catch { outcome = .failure(error) }
+    do {
+        return try TrackingThread.withCurrentThread { thread throws -> R in
+            try withAccesses(on: thread, reportingToOuterScope: reportingToOuterScope, body, consume: consume)
         }
-        // The scope is closed before `consume` runs: arming may fire an observer at once, and
-        // whatever that runs (user code, a re-run of `observe`) must not be recorded in this scope.
-        closeScope(collector, thread: thread, outer: outer, reportingToOuterScope: reportingToOuterScope)
-        defer {
-            collector.reset()
-            thread.putSpare(collector)
-        }
-        switch outcome {
-        case .success(let result): return try consume(result, collector.accesses)
-        case .failure(let error): throw error
-        }
+    } catch {
+        // Only `body` and `consume` throw, and they throw `E`.
+        throw error as! E
     }
+}
+
+private func withAccesses<T, R, E: Error>(
+    on thread: TrackingThread, reportingToOuterScope: Bool, _ body: () throws(E) -> T,
+    consume: (T, [AccessCollector.Access]) throws(E) -> R
+) throws(E) -> R {
+    let collector = thread.takeSpare()
+    let outer = thread.current
+    collector.outer = outer
+    thread.current = Unmanaged.passUnretained(collector)
+    openTrackingScopes.add(1, ordering: .relaxed)
+    let result: T
+    do throws(E) {
+        if reportingToOuterScope, let hook = _ExternalTracking.scopeHook {
+            result = try collectWithHook(hook, body, into: collector)
+        } else {
+            result = try body()
+        }
+    } catch {
+        closeScope(collector, thread: thread, outer: outer, reportingToOuterScope: reportingToOuterScope)
+        collector.reset()
+        thread.putSpare(collector)
+        throw error
+    }
+    // The scope is closed before `consume` runs: arming may fire an observer at once, and
+    // whatever that runs (user code, a re-run of `observe`) must not be recorded in this scope.
+    closeScope(collector, thread: thread, outer: outer, reportingToOuterScope: reportingToOuterScope)
+    defer {
+        collector.reset()
+        thread.putSpare(collector)
+    }
+    return try consume(result, collector.accesses)
+}
+
+/// Runs `body` through the external system's hook; what that system saw read becomes one entry.
+private func collectWithHook<T, E: Error>(
+    _ hook: any _ExternalScopeHook, _ body: () throws(E) -> T, into collector: AccessCollector
+) throws(E) -> T {
+    let (outcome, external) = hook.collectReads { () -> Result<T, E> in
+        do throws(E) { return .success(try body()) } catch { return .failure(error) }
+    }
+    if let external {
+        let tracker = external.activate()
+        // Read at version 0: changes reported before the scope ended count as stale.
+        collector.record(tracker, version: 0, object: tracker)
+    }
+    return try outcome.get()
 }
 
 private func closeScope(

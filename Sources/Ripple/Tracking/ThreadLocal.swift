@@ -24,7 +24,7 @@ final class TrackingThread {
 
     /// Runs `body` with the calling thread's state (created on first use, released when the thread
     /// exits), without retaining it.
-    static func withCurrentThread<R, E: Error>(_ body: (TrackingThread) throws(E) -> R) throws(E) -> R {
+    static func withCurrentThread<R>(_ body: (TrackingThread) throws -> R) rethrows -> R {
         let raw: UnsafeMutableRawPointer
         if let existing = getValue() {
             raw = existing
@@ -32,10 +32,7 @@ final class TrackingThread {
             raw = Unmanaged.passRetained(TrackingThread()).toOpaque()
             setValue(raw)
         }
-        let outcome = Unmanaged<TrackingThread>.fromOpaque(raw)._withUnsafeGuaranteedRef { thread in
-            Result<R, E> { () throws(E) -> R in try body(thread) }
-        }
-        return try outcome.get()
+        return try Unmanaged<TrackingThread>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
     /// Runs `body` with the current scope's collector, without retaining anything.
