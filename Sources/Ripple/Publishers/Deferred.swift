@@ -21,6 +21,7 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        StackGuard.check("Deferred")
         createPublisher().subscribe(subscriber)
     }
 }
