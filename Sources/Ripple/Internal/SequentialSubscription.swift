@@ -109,6 +109,7 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         }
         let generation = state.generation
         lock.unlock()
+        StackGuard.check(name)
         publisher.subscribe(Child(parent: self, generation: generation, onCompletion: onCompletion))
     }
 

@@ -8,6 +8,10 @@
 /// let a = now.sink { print("first", $0) }
 /// let b = now.sink { print("second", $0) }  // a fresh Just, a fresh number
 /// ```
+///
+/// Differs from Combine: a factory that returns a `Deferred` of itself, nesting without end, traps
+/// with a message beginning "Ripple: the stack is nearly exhausted" instead of overflowing the
+/// stack silently.
 public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     public typealias Output = DeferredPublisher.Output
     public typealias Failure = DeferredPublisher.Failure
@@ -21,6 +25,7 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        StackGuard.check("Deferred")
         createPublisher().subscribe(subscriber)
     }
 }

@@ -4,6 +4,11 @@ extension Publishers {
     ///
     /// The replacement is subscribed only after the failure, and is asked at once for the demand the
     /// upstream left unmet.
+    ///
+    /// Differs from Combine: the replacement is subscribed from a loop rather than from inside the
+    /// failed upstream's stack frames; a handler that nests a fresh `catch` of itself without end
+    /// traps with a message beginning "Ripple: the stack is nearly exhausted" instead of
+    /// overflowing the stack silently.
     public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output
