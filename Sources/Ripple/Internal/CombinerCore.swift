@@ -43,7 +43,7 @@ struct CombinerState {
 ///   threads sending at once lose nothing); a value that arrives beyond the demand only replaces
 ///   that child's latest value, and the newest tuple is delivered on the next request.
 ///   zip buffers every value.
-/// - combineLatest emits only once every child has a value (rule 29) and finishes when all
+/// - combineLatest emits only once every child has a value and finishes when all
 ///   children have finished. zip finishes, cancelling the others, as soon as a finished child has
 ///   nothing buffered. The first failure cancels the other children and is delivered at once
 ///   (after a delivery in progress).
