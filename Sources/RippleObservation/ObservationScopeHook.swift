@@ -1,6 +1,6 @@
 @_spi(SwiftUI) import Observation
 import Ripple
-import Synchronization
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -82,17 +82,19 @@ private final class ScopeHandle: Observable, @unchecked Sendable {
 /// A will-set callback is the handshake's exactly when it runs on the handshaking thread while
 /// ``perform(with:)`` is announcing (it is synchronous, and no other change can run a callback on
 /// that thread meanwhile); a change on another thread at the same moment is forwarded as usual.
-private final class Handshake: Sendable {
-    private struct State: @unchecked Sendable {
+private final class Handshake: @unchecked Sendable {
+    private struct State {
         var thread: ThreadIdentity?
         var tracking: ObservationTracking?
     }
 
-    private let state = Mutex(State())
+    /// An `NSLock` (a pthread mutex), which ThreadSanitizer sees, unlike `Mutex`.
+    private let lock = NSLock()
+    private var state = State()
 
     func accept(_ tracking: ObservationTracking) -> Bool {
         let me = ThreadIdentity.current
-        return state.withLock { state in
+        return lock.withLock {
             guard let thread = state.thread, thread == me else { return false }
             if state.tracking == nil { state.tracking = tracking }
             return true
@@ -100,9 +102,9 @@ private final class Handshake: Sendable {
     }
 
     func perform(with handle: ScopeHandle) -> ObservationTracking? {
-        state.withLock { $0.thread = ThreadIdentity.current }
+        lock.withLock { state.thread = ThreadIdentity.current }
         handle.announceChange()
-        return state.withLock { state in
+        return lock.withLock {
             state.thread = nil
             return state.tracking.take()
         }

@@ -214,6 +214,50 @@ import Testing
     }
 }
 
+/// `observe {}` cancelled while another thread writes what it read, with the bridge installed: every
+/// scope then also registers with Observation, and the cancel undoes that registration while the
+/// writer's change callbacks may be running. Memory safe, and final: no run starts after `cancel()`.
+@Suite struct BridgedObserveCancelRaceTests {
+    init() {
+        ObservationBridge.install()
+    }
+
+    @Test(arguments: [false, true])
+    func cancelRacingWritersIsMemorySafeAndFinal(observableModel: Bool) {
+        let counter = ObservableTrackingTests.Counter()
+        let basket = ObservableTrackingTests.Basket()
+        let iterations = ProcessInfo.processInfo.environment["RIPPLE_SANITIZED"] == nil ? 10_000 : 1_000
+        // An @Observable model is not thread-safe: its reads and writes take turns (a recursive lock,
+        // since a write re-runs the body on the writer's thread, inside the write).
+        let access = NSRecursiveLock()
+        let done = Box(false)
+        let lateRuns = Box(0)
+        let runs = Box(0)
+        let writer = Thread {
+            var step = 0
+            while !done.value {
+                step += 1
+                if observableModel { access.withLock { counter.value = step } } else { basket.apples = step }
+            }
+        }
+        writer.start()
+        for _ in 0..<iterations {
+            let cancelled = Box(false)
+            let token = observe {
+                if cancelled.value { lateRuns.update { $0 += 1 } }
+                runs.update { $0 += 1 }
+                _ = observableModel ? access.withLock { counter.value } : basket.apples
+            }
+            token.cancel()
+            cancelled.update { $0 = true }
+        }
+        done.update { $0 = true }
+        while !writer.isFinished { usleep(100) }
+        #expect(lateRuns.value == 0)
+        #expect(runs.value >= iterations)
+    }
+}
+
 /// A value behind a lock, for the tests' callbacks.
 final class Box<Value>: @unchecked Sendable {
     private let lock = NSLock()

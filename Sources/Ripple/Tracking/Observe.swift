@@ -135,12 +135,22 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         state.status = .running
         state.runner = currentThreadID()
         lock.unlock()
-        run()
+        runUntilSettled()
     }
 
-    /// Runs `compute` and `deliver` with the gate held (the caller took it and admitted the run),
-    /// then releases the gate and schedules the next run if a change arrived meanwhile.
-    private func run() {
+    /// Runs (the caller took the gate and admitted the run), then keeps going while changes arrive
+    /// during the runs and the executor hands the next run back to this thread. Iterative: a writer
+    /// that keeps changing what the body reads never deepens this thread's stack.
+    private func runUntilSettled() {
+        while runOnce() {
+            guard schedule() else { return }  // the executor started it elsewhere, or will
+            guard admit() else { return }  // cancelled meanwhile
+        }
+    }
+
+    /// Runs `compute` and `deliver` with the gate held, then releases the gate. Returns `true` when
+    /// a change arrived meanwhile: the next run is then `.scheduled`, for the caller to schedule.
+    private func runOnce() -> Bool {
         var cancelled = false
         let value = withAccesses(compute) { value, accesses in
             let next = TrackingObserver(phases: .didSet, continuous: false) { [weak self] _ in
@@ -172,7 +182,7 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         }
         lock.unlock()
         gate.unlock()
-        if again { schedule() }
+        return again
     }
 
     private func changed() {
@@ -181,7 +191,7 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         case .idle:
             state.status = .scheduled
             lock.unlock()
-            schedule()
+            if schedule(), admit() { runUntilSettled() }
         case .running:
             state.dirty = true
             lock.unlock()
@@ -190,28 +200,41 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         }
     }
 
-    private func schedule() {
+    /// Hands the scheduled run to the executor. Returns `true` when the run is to start on this
+    /// thread, now: the executor ran the job synchronously, inside `enqueue`, and the job left the
+    /// run to this caller rather than nest it in the caller's stack.
+    private func schedule() -> Bool {
+        let call = InlineCall()
         executor.enqueue { [self] in
-            guard let isolation else { return admitAndRun() }
-            if isolation === MainActor.shared && isOnMainActorThread() { return admitAndRun() }
-            Task { await runIsolated(to: isolation) { self.admitAndRun() } }
+            if let isolation, !(isolation === MainActor.shared && isOnMainActorThread()) {
+                Task { await runIsolated(to: isolation) { self.admitAndRun() } }
+                return
+            }
+            if call.leaveToCaller() { return }
+            admitAndRun()
         }
+        return call.finish()
     }
 
-    /// Starts the scheduled run unless it was cancelled meanwhile (decided under the gate, so a
-    /// cancel either prevents it or waits for it).
+    /// Starts the scheduled run from an executor's job.
     private func admitAndRun() {
+        if admit() { runUntilSettled() }
+    }
+
+    /// Takes the gate for the scheduled run unless it was cancelled meanwhile (decided under the
+    /// gate, so a cancel either prevents the run or waits for it).
+    private func admit() -> Bool {
         gate.lock()
         lock.lock()
         guard state.status == .scheduled else {
             lock.unlock()
             gate.unlock()
-            return
+            return false
         }
         state.status = .running
         state.runner = currentThreadID()
         lock.unlock()
-        run()
+        return true
     }
 
     func cancel() {
@@ -227,6 +250,36 @@ final class ObserveLoop<Value>: @unchecked Sendable {
             gate.lock()
             gate.unlock()
         }
+    }
+}
+
+/// One `enqueue` of an ``ObserveLoop``'s run: whether the executor ran the job synchronously, on
+/// the scheduling thread, before `enqueue` returned (the job then leaves the run to the scheduler).
+private final class InlineCall: @unchecked Sendable {
+    private struct State {
+        var enqueuing = true
+        var leftToCaller = false
+    }
+
+    private let lock = Lock()
+    private let thread = currentThreadID()
+    @exclusivity(unchecked) private var state = State()
+
+    /// Called by the job: `true` when it runs inside `enqueue` on the scheduling thread.
+    func leaveToCaller() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard state.enqueuing, thread == currentThreadID() else { return false }
+        state.leftToCaller = true
+        return true
+    }
+
+    /// Called once `enqueue` returned: whether the job left the run to the caller.
+    func finish() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        state.enqueuing = false
+        return state.leftToCaller
     }
 }
 
