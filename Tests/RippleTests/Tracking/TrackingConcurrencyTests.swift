@@ -94,7 +94,7 @@ extension Heavy {
         /// the Observation bridge installed: `BridgedObserveCancelRaceTests`.
         @Test func cancelRacingWritersIsMemorySafeAndFinal() {
             let counter = Counter()
-            let iterations = sanitizerScaled(30_000)
+            let iterations = sanitizerScaled(10_000)
             let done = Locked(false)
             let lateRuns = Locked(0)
             let runs = Locked(0)
