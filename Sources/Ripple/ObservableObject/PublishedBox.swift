@@ -114,12 +114,11 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// weak reference. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline
     weak var assignOwner: AnyObject?
-    /// The thread inside an observed write (0: none). Guarded by `lock`.
+    /// Whose observed write with a `$property` is under way, and who waits to write (see
+    /// `setObserved`): the delivery turn every push path shares. Guarded by `lock`; no lock is held
+    /// while a write's callouts run.
     @exclusivity(unchecked) @usableFromInline
-    var writer: UInt = 0
-    /// Held by the thread whose observed write is under way (see `setObserved`).
-    @usableFromInline
-    let turn = Lock()
+    var writeTurn = DeliveryTurn()
 
     @inlinable
     init(_ value: Value) {
@@ -164,7 +163,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let willChange = willChangeSlot.load(ordering: .acquiring)
         lock.lock()
         let external = _ExternalTracking.isInstalled.load(ordering: .relaxed)
-        if writer == 0 && willChange == nil && projection == nil && !hasObserversLocked && !external {
+        if !writeTurn.isHeld && willChange == nil && projection == nil && !hasObserversLocked && !external {
             let old = replaceStoredLocked(newValue)
             let newVersion = version
             lock.unlock()
@@ -198,15 +197,23 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     ) {
         let me = currentThreadID()
         lock.lock()
-        let nested = writer == me
+        var nested = writeTurn.owner == me
         // The turn orders `$property` deliveries with stores; without a `$property` there is nothing
         // to keep in step, and the write costs what it did before.
-        let takesTurn = !nested && projection != nil
-        if takesTurn {
-            lock.unlock()
-            turn.lock()
-            lock.lock()
-            writer = me
+        var takesTurn = false
+        if !nested && projection != nil {
+            switch writeTurn.enter(me, name: "$property (@Published \(Value.self))") {
+            case .call(let isNested):
+                nested = isNested
+                takesTurn = !isNested
+            case .wait(let waiter):
+                // Another thread's write is under way: wait for it (in arrival order), then write.
+                let queue = writeTurn.queue.unsafelyUnwrapped
+                lock.unlock()
+                waiter.waitForTurn(on: queue)
+                lock.lock()
+                takesTurn = true
+            }
         }
         let startVersion = version
         let willSetObservers = hasObserversLocked ? takeFiringLocked(.willSet) : FiringList()
@@ -223,9 +230,9 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let old: Value? = stores ? replaceStoredLocked(newValue) : nil
         let newVersion = version
         let didSetObservers = stores && hasObserversLocked ? takeFiringLocked(.didSet) : FiringList()
-        if takesTurn { writer = 0 }
+        let exit = takesTurn ? writeTurn.leave() : .idle
         lock.unlock()
-        if takesTurn { turn.unlock() }
+        if case .handOff(let next) = exit { next.wake() }
         withExtendedLifetime(old) {}  // released after unlocking
         guard stores else { return }
         absorbOwnWrite(newVersion: newVersion)

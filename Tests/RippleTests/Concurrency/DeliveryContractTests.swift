@@ -246,5 +246,40 @@ extension Heavy {
             #expect(output.contains("Ripple: deadlock: thread"), "stderr was \(output.suffix(400))")
             #expect(output.contains("waits to deliver to a PassthroughSubject subscriber"))
         }
+
+        /// The same cycle through two `@Published` properties: each thread, inside its write's
+        /// `$property` delivery, writes the property the other thread is writing. Concurrent writes
+        /// of one property take turns (so `$property` delivers in store order); the turn is not a
+        /// lock held across the delivery, and a cycle of waiting writers traps instead of hanging.
+        @Test func twoThreadsWritingEachOthersPublishedPropertiesTrapInsteadOfHanging() async {
+            final class Pair: ObservableObject, @unchecked Sendable {
+                @Published var first = 0
+                @Published var second = 0
+            }
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let pair = Pair()
+                let firstInside = DispatchSemaphore(value: 0)
+                let secondInside = DispatchSemaphore(value: 0)
+                let t1 = pair.$first.sink { value in
+                    guard value == 1 else { return }
+                    firstInside.signal()
+                    secondInside.wait()
+                    pair.second = 10
+                }
+                let t2 = pair.$second.sink { value in
+                    guard value == 2 else { return }
+                    secondInside.signal()
+                    firstInside.wait()
+                    pair.first = 20
+                }
+                runConcurrently(threads: 2) { index in
+                    if index == 0 { pair.first = 1 } else { pair.second = 2 }
+                }
+                withExtendedLifetime((t1, t2)) {}
+            }
+            let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(output.contains("Ripple: deadlock: thread"), "stderr was \(output.suffix(400))")
+            #expect(output.contains("$property (@Published Int)"))
+        }
     }
 }
