@@ -91,8 +91,9 @@ private func synchronousBody(_ body: @escaping @isolated(any) @Sendable () -> Vo
 /// The engine behind ``observe(on:_:)``, the tracked publisher and the tracked async sequence:
 /// `compute` runs tracked, `deliver` gets its result outside the tracking scope.
 ///
-/// One struct of state behind `lock`; `gate` is held by the thread running `compute` and
-/// `deliver`, so a cancel from another thread can wait for a run that was admitted before it.
+/// One struct of state behind `lock`. The thread running `compute` and `deliver` holds the loop's
+/// delivery turn (no lock is held while they run), so a cancel from another thread can wait its
+/// turn behind a run that was admitted before it.
 final class ObserveLoop<Value>: @unchecked Sendable {
     private enum Status {
         case idle
@@ -106,13 +107,12 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         /// A change arrived while running: run once more when done.
         var dirty = false
         var observer: TrackingObserver?
-        /// The thread inside `compute`/`deliver` (0: none).
-        var runner: UInt = 0
+        /// Held by the thread inside `compute`/`deliver`; a cancel from another thread waits for it.
+        var turn = DeliveryTurn()
     }
 
     private let lock = Lock()
     @exclusivity(unchecked) private var state = State()
-    private let gate = Lock()
     private let executor: ObserveExecutor
     private let isolation: (any Actor)?
     private let compute: @Sendable () -> Value
@@ -130,15 +130,14 @@ final class ObserveLoop<Value>: @unchecked Sendable {
 
     /// The first run happens synchronously, on the caller's thread.
     func start() {
-        gate.lock()
         lock.lock()
         state.status = .running
-        state.runner = currentThreadID()
+        takeTurnLocked()
         lock.unlock()
         runUntilSettled()
     }
 
-    /// Runs (the caller took the gate and admitted the run), then keeps going while changes arrive
+    /// Runs (the caller took the turn and admitted the run), then keeps going while changes arrive
     /// during the runs and the executor hands the next run back to this thread. Iterative: a writer
     /// that keeps changing what the body reads never deepens this thread's stack.
     private func runUntilSettled() {
@@ -148,7 +147,7 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         }
     }
 
-    /// Runs `compute` and `deliver` with the gate held, then releases the gate. Returns `true` when
+    /// Runs `compute` and `deliver` holding the turn, then gives it back. Returns `true` when
     /// a change arrived meanwhile: the next run is then `.scheduled`, for the caller to schedule.
     private func runOnce() -> Bool {
         var cancelled = false
@@ -171,7 +170,7 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         }
         if !cancelled { deliver(value) }
         lock.lock()
-        state.runner = 0
+        let exit = state.turn.leave()
         let again = state.status == .running && state.dirty
         if again {
             // Something changed while this run was in progress: one more run, for all of it.
@@ -181,7 +180,7 @@ final class ObserveLoop<Value>: @unchecked Sendable {
             state.status = .idle
         }
         lock.unlock()
-        gate.unlock()
+        if case .handOff(let canceller) = exit { canceller.wake() }
         return again
     }
 
@@ -221,35 +220,49 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         if admit() { runUntilSettled() }
     }
 
-    /// Takes the gate for the scheduled run unless it was cancelled meanwhile (decided under the
-    /// gate, so a cancel either prevents the run or waits for it).
+    /// Admits the scheduled run unless it was cancelled meanwhile (decided under the lock, so a
+    /// cancel either prevents the run or waits for it).
     private func admit() -> Bool {
-        gate.lock()
         lock.lock()
         guard state.status == .scheduled else {
             lock.unlock()
-            gate.unlock()
             return false
         }
         state.status = .running
-        state.runner = currentThreadID()
+        takeTurnLocked()
         lock.unlock()
         return true
     }
 
+    /// Takes the turn for a run. Runs are admitted one at a time (`status`), and a cancel holds the
+    /// turn only once the loop is cancelled, so the turn is free here.
+    private func takeTurnLocked() {
+        guard case .call(nested: false) = state.turn.enter(currentThreadID(), name: "observe") else {
+            fatalError("Ripple: internal error: an observe run was admitted while another held its turn")
+        }
+    }
+
     func cancel() {
+        let me = currentThreadID()
         lock.lock()
         state.status = .cancelled
         let observer = state.observer.take()
-        let runner = state.runner
+        // A run admitted before this cancel is under way on another thread: wait for it, so
+        // nothing of this loop runs once `cancel()` has returned. (From inside a run: no wait.)
+        var waiter: (TurnWaiter, TurnQueue)?
+        if state.turn.isHeld && state.turn.owner != me,
+            case .wait(let queued) = state.turn.enter(me, name: "observe")
+        {
+            waiter = (queued, state.turn.queue.unsafelyUnwrapped)
+        }
         lock.unlock()
         observer?.cancel()
-        if runner != 0 && runner != currentThreadID() {
-            // A run admitted before this cancel is under way on another thread: wait for it, so
-            // nothing of this loop runs once `cancel()` has returned.
-            gate.lock()
-            gate.unlock()
-        }
+        guard let (queued, queue) = waiter else { return }
+        queued.waitForTurn(on: queue)
+        lock.lock()
+        let exit = state.turn.leave()
+        lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
     }
 }
 
