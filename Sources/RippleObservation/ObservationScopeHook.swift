@@ -53,6 +53,10 @@ final class ObservationScopeHook: _ExternalScopeHook {
         })
         return (result, reads)
     }
+
+    func propertyName(of keyPath: AnyKeyPath) -> String? {
+        PropertyNames.name(of: keyPath)
+    }
 }
 
 /// The key path of a change, unless it is the handle's (a change racing the handshake can read

@@ -126,14 +126,9 @@ public final class _NodeHandle: @unchecked Sendable {
             (self.generation == generation, event.object.flatMap { names[ObjectIdentifier($0)] })
         }
         guard current else { return }
-        // An @Observable model's change comes with its key path only (no object): named once per
-        // key path, from the binary's symbols. Other events name their property themselves.
-        let property: String
-        if event.object == nil, let keyPath = event.keyPath {
-            property = PropertyNames.name(of: keyPath) ?? "property"
-        } else {
-            property = event.propertyName ?? "property"
-        }
+        // An @Observable model's change comes with its key path only (no object); the event names
+        // its property from the binary's symbols, once per key path.
+        let property = event.propertyName ?? "property"
         let name = label ?? (event.object as? LabeledStorage)?.label ?? "\(event.subjectType).\(property)"
         tree.markDirty(self, cause: "\(name) changed")
     }

@@ -39,6 +39,8 @@ import Testing
         #expect(event?.matches(\Counter.other) == false)
         #expect(event?.object == nil)
         #expect(event?.subjectType == Counter.self)
+        #expect(event?.propertyName == "value")
+        #expect(event.map(String.init(describing:)) == "willSet value of Counter")
     }
 
     @Test func willSetSeesTheOldValueDidSetTheNew() {

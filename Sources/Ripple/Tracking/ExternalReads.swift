@@ -9,6 +9,10 @@ public protocol _ExternalScopeHook: AnyObject, Sendable {
     /// (`nil` when `body` read nothing the other system tracks). The other system reports later
     /// changes of those reads to the handle until the handle's `cancel` closure runs.
     func collectReads<R>(_ body: () -> R) -> (R, _ExternalReads?)
+
+    /// The name of the property a changed key path ends in, where the other system's key paths
+    /// print none (an `@Observable` property's is computed), or `nil`.
+    func propertyName(of keyPath: AnyKeyPath) -> String?
 }
 
 /// Not API: the reads another observation system saw in one tracking scope, as the scope's bridge

@@ -36,9 +36,14 @@ public struct TrackingEvent: @unchecked Sendable, CustomStringConvertible {
 
     /// The changed property's name (`apples`), when known: always for `@Published` properties and
     /// ``TrackingRegistrar`` properties announced from their own accessors; for `@Observable`
-    /// models, when the runtime can print the property's key path with its name.
+    /// models, from the symbol of the property's getter in the binary (where the binary keeps its
+    /// symbols), found once per key path.
     public var propertyName: String? {
-        if let changedKeyPath { return Ripple.propertyName(of: changedKeyPath) }
+        if let changedKeyPath {
+            // The bridge's lookup is cached per key path, and names stored properties' too.
+            if let hook = _ExternalTracking.scopeHook { return hook.propertyName(of: changedKeyPath) }
+            return Ripple.propertyName(of: changedKeyPath)
+        }
         return tracker.identity?.name
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Names the property behind a key path for the render log (`Basket.apples changed`).
+/// Names the property behind a key path (`apples`), for ``TrackingEvent/propertyName`` and
+/// RippleUI's render log (`Basket.apples changed`).
 ///
 /// A key path to a stored property prints its name; a key path to a computed one — which is what
 /// every property of an `@Observable` model is, once the macro has run — prints only its getter's

@@ -1,5 +1,5 @@
 import Observation
-@testable import RippleUI
+@testable import RippleObservation
 import Testing
 
 @Observable private final class NamedBasket {
