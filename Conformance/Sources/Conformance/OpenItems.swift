@@ -15,26 +15,6 @@ struct OpenItem {
 }
 
 let openItems: [OpenItem] = [
-    // Sources (matched only when the shrunk case has no operator left).
-    OpenItem(name: "Just", owner: "async-api",
-        what: "Just(v).setFailureType(to:) is Result.Publisher; its subscription describes itself \"Result\", Combine's \"Once\"",
-        fixed: { c, event in
-            guard case .just = c.source, event.hasSuffix("got subscription Result") else { return event }
-            return String(event.dropLast(6)) + "Once"
-        }),
-    OpenItem(name: "Sequence", owner: "async-api",
-        what: "Publishers.Sequence's subscription describes itself \"Array<Int>\", Combine's as the sequence (\"[1, 2]\")",
-        fixed: { c, event in
-            guard case .sequence(let values) = c.source, event.hasSuffix("got subscription Array<Int>") else {
-                return event
-            }
-            return String(event.dropLast(10)) + "\(values)"
-        }),
-    // Operators owned by async-api.
-    OpenItem(name: "catch", owner: "async-api", what: "catch: order of subscription events / demand"),
-    OpenItem(name: "retry", owner: "async-api", what: "retry: subscription object and demand across resubscription"),
-    OpenItem(name: "append", owner: "async-api", what: "append/prepend (Concatenate): subscription object and demand"),
-    OpenItem(name: "prepend", owner: "async-api", what: "append/prepend (Concatenate): subscription object and demand"),
     // Operators owned by engine (being rebuilt on the shared delivery engine).
     OpenItem(name: "buffer", owner: "engine",
         what: "buffer(.keepFull) asks its upstream for the prefetch before handing the downstream its subscription in Combine; Ripple after"),

@@ -1,10 +1,12 @@
 /// The subscription behind operators that subscribe to one publisher after another — append,
 /// prepend, concatenate, catch, tryCatch, retry.
 ///
-/// The downstream sees one subscription for the whole run. Its demand is remembered; each
-/// publisher in turn is subscribed only after the previous one completed, and is asked at once for
-/// the demand not yet met. Every child carries a generation number so that a late event from a
-/// replaced child is ignored.
+/// The downstream sees one subscription for the whole run. As in Combine, the first publisher is
+/// subscribed first and the downstream is handed this subscription from inside that publisher's
+/// `receive(subscription:)`, so a request made there reaches the first publisher at once. Its
+/// demand is remembered; each later publisher is subscribed only after the previous one
+/// completed, and is asked at once for the demand not yet met. Every child carries a generation
+/// number so that a late event from a replaced child is ignored.
 ///
 /// Stack safety (rule T6): a child that completes synchronously inside `subscribe` (a `Fail`, a
 /// `Just`, any synchronous publisher) does not subscribe the next one from inside its own stack
@@ -24,6 +26,9 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
 
     private struct State {
         var downstream: Downstream?
+        /// Whether the downstream was handed this subscription (by the first child to deliver a
+        /// subscription, or before anything else reaches it).
+        var downstreamSubscribed = false
         /// Requested by the downstream and not yet delivered.
         var demand = Subscribers.Demand.none
         var current: (any Subscription)?
@@ -42,10 +47,14 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     private let lock = Lock()
     private var state: State
     private let name: String
+    /// Whether demand the downstream returns from `receive(_:)` is requested from the current
+    /// child (and `.none` returned to it) rather than returned to the child — Combine's `retry`.
+    private let requestsReturnedDemand: Bool
 
-    init(downstream: Downstream, name: String) {
+    init(downstream: Downstream, name: String, requestsReturnedDemand: Bool = false) {
         state = State(downstream: downstream)
         self.name = name
+        self.requestsReturnedDemand = requestsReturnedDemand
     }
 
     var description: String { name }
@@ -57,13 +66,31 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
 
     var playgroundDescription: Any { description }
 
-    /// Sends this subscription downstream, then subscribes the first publisher.
+    /// Subscribes the first publisher; the downstream gets this subscription when that publisher
+    /// sends its own.
+    ///
+    /// The first publisher is subscribed directly, not from the step loop, so (as in Combine) a
+    /// completion that arrives while it is being subscribed subscribes the next publisher at once,
+    /// nested; only steps reached from inside that next step are queued for the loop.
     func start<P: Publisher>(
         with publisher: P, onCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Next
     ) where P.Output == Downstream.Input {
-        let downstream = lock.withLock { state.downstream }
+        attach(publisher, onCompletion: onCompletion)
+    }
+
+    /// Marks the downstream as subscribed and returns it if it had not been handed this
+    /// subscription yet (call under the lock; hand it over after unlocking).
+    private func takeUnsubscribedDownstreamLocked() -> Downstream? {
+        guard !state.downstreamSubscribed else { return nil }
+        state.downstreamSubscribed = true
+        return state.downstream
+    }
+
+    /// Hands the downstream this subscription if nothing did yet: a child that sends a value or
+    /// completes without having sent a subscription must not reach an unsubscribed downstream.
+    private func subscribeDownstreamIfNeeded() {
+        let downstream = lock.withLock { takeUnsubscribedDownstreamLocked() }
         downstream?.receive(subscription: self)
-        runSteps { self.attach(publisher, onCompletion: onCompletion) }
     }
 
     /// Runs `step`, then every step queued while it ran on this thread, one after another.
@@ -156,8 +183,13 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
             return
         }
         state.current = subscription
+        // Demand the downstream made before this child arrived (none for the first child: the
+        // downstream is handed this subscription only now, and requests made from inside that
+        // call go straight to the child).
         let demand = state.demand
+        let unsubscribed = takeUnsubscribedDownstreamLocked()
         lock.unlock()
+        unsubscribed?.receive(subscription: self)
         if demand > 0 {
             subscription.request(demand)
         }
@@ -165,6 +197,12 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
 
     private func childReceive(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
         lock.lock()
+        if !state.downstreamSubscribed {
+            // A child sending a value before any subscription (a protocol violation upstream).
+            lock.unlock()
+            subscribeDownstreamIfNeeded()
+            lock.lock()
+        }
         guard let downstream = state.downstream, generation == state.generation else {
             lock.unlock()
             return .none
@@ -174,10 +212,14 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         }
         lock.unlock()
         let more = downstream.receive(input)
-        if more > 0 {
-            lock.withLock { state.demand += more }
-        }
-        return more
+        guard more > 0 else { return .none }
+        lock.lock()
+        state.demand += more
+        let current = generation == state.generation ? state.current : nil
+        lock.unlock()
+        guard requestsReturnedDemand else { return more }
+        current?.request(more)
+        return .none
     }
 
     /// What follows a child's completion.
@@ -217,6 +259,7 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     }
 
     private func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        subscribeDownstreamIfNeeded()
         lock.lock()
         let downstream = state.downstream
         state.downstream = nil

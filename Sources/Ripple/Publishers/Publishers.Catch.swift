@@ -2,13 +2,15 @@ extension Publishers {
     /// A publisher that handles errors from an upstream publisher by replacing the failed publisher
     /// with another publisher.
     ///
-    /// The replacement is subscribed only after the failure, and is asked at once for the demand the
-    /// upstream left unmet.
+    /// As in Combine, the upstream is subscribed first, and the downstream receives this
+    /// operator's subscription from inside the upstream's `receive(subscription:)`, so its first
+    /// request goes straight to the upstream. The replacement is subscribed only after the
+    /// failure, from inside its delivery, and is asked at once for the demand the upstream left
+    /// unmet.
     ///
-    /// Differs from Combine: the replacement is subscribed from a loop rather than from inside the
-    /// failed upstream's stack frames; a handler that nests a fresh `catch` of itself without end
-    /// traps with a message beginning "Ripple: the stack is nearly exhausted" instead of
-    /// overflowing the stack silently.
+    /// Differs from Combine: a handler that nests a fresh `catch` of itself without end traps with
+    /// a message beginning "Ripple: the stack is nearly exhausted" instead of overflowing the
+    /// stack silently.
     public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output
@@ -44,6 +46,8 @@ extension Publishers {
 
     /// A publisher that handles errors from an upstream publisher by replacing the failed publisher
     /// with another publisher or producing a new error.
+    ///
+    /// Subscribes, hands out its subscription and carries demand as ``Publishers/Catch`` does.
     public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output
@@ -84,8 +88,13 @@ extension Publishers {
 
     /// A publisher that attempts to recreate its subscription to a failed upstream publisher.
     ///
-    /// Each new attempt is subscribed from a loop, not from inside the failed attempt's stack
-    /// frame, so an upstream that fails synchronously can be retried any number of times.
+    /// As in Combine, the upstream is subscribed first and the downstream receives this operator's
+    /// subscription, once, from inside the first attempt's `receive(subscription:)`. Demand the
+    /// downstream returns from `receive(_:)` is requested from the current attempt's subscription
+    /// (the attempt is returned `.none`), and a new attempt is asked at once for the demand still
+    /// unmet. A failure subscribes the next attempt from inside its delivery; an attempt that fails
+    /// while it is still being subscribed is followed from a loop instead of nesting, so an
+    /// upstream that fails synchronously can be retried any number of times.
     ///
     /// Differs from Combine: `retry(1_000_000)` over a publisher that fails inside `subscribe`
     /// (`Fail`, a synchronous custom publisher) ends with the failure; in Combine each attempt
@@ -107,7 +116,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let sequential = SequentialSubscription(downstream: subscriber, name: "Retry")
+            let sequential = SequentialSubscription(downstream: subscriber, name: "Retry", requestsReturnedDemand: true)
             let upstream = self.upstream
             // One attempt's completion handler; each failure with retries left subscribes again.
             func handler(remaining: Int?) -> (Subscribers.Completion<Failure>) -> SequentialSubscription<S>.Next {

@@ -1,11 +1,14 @@
 extension Publishers {
     /// A publisher that emits all of one publisher's elements before those from another publisher.
     ///
-    /// The suffix is subscribed only after the prefix finishes, and is asked at once for whatever
-    /// demand the prefix left unmet. A prefix failure fails the whole stream.
+    /// As in Combine, the prefix is subscribed first, and the downstream receives this operator's
+    /// subscription from inside the prefix's `receive(subscription:)`, so its first request goes
+    /// straight to the prefix. The suffix is subscribed only after the prefix finishes, from
+    /// inside that completion, and is asked at once for whatever demand the prefix left unmet. A
+    /// prefix failure fails the whole stream.
     ///
-    /// Subscribing the next part never deepens the stack: a part that completes inside `subscribe`
-    /// is followed from a loop, and a concatenation nested in another (or in `catch`/`retry`) joins
+    /// Subscribing the next part does not deepen the stack without bound: a part that completes
+    /// while the one before it is still being subscribed is followed from a loop, and a concatenation nested in another (or in `catch`/`retry`) joins
     /// the outer one's run instead of nesting, so chains of any length are safe.
     ///
     /// Differs from Combine: a long chain of concatenations (`chain = chain.append(next)` thirty

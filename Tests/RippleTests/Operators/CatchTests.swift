@@ -58,4 +58,48 @@ import Testing
         })
         #expect(recorder.events == [.subscription, .failure("TestError(4)")])
     }
+
+    // As Combine: the upstream is subscribed first, the downstream is handed the Catch
+    // subscription from inside the upstream's receive(subscription:), and its first request goes
+    // straight to the upstream.
+    @Test func subscribesTheUpstreamBeforeHandingTheDownstreamItsSubscription() {
+        let log = Locked<[String]>([])
+        let upstream = LoggingPublisher<Int, TestError>("upstream", log: log)
+        let replacement = LoggingPublisher<Int, Never>("replacement", log: log)
+        let recorder = Recorder<Int, Never>(demand: .max(2), onSubscription: { log.append("downstream got \($0)") })
+        upstream.catch { _ in replacement }.subscribe(recorder)
+        #expect(log.current == ["upstream subscribed", "downstream got Catch", "upstream request max(2)"])
+        upstream.send(1)
+        upstream.send(completion: .failure(TestError(id: 1)))
+        #expect(log.current.dropFirst(3) == ["replacement subscribed", "replacement request max(1)"])
+        #expect(recorder.subscriptionCount == 1)
+    }
+
+    @Test func tryCatchSubscribesTheUpstreamFirstToo() {
+        let log = Locked<[String]>([])
+        let upstream = LoggingPublisher<Int, TestError>("upstream", log: log)
+        let recorder = Recorder<Int, any Error>(demand: .max(1), onSubscription: { log.append("downstream got \($0)") })
+        upstream.tryCatch { _ in Just(0) }.subscribe(recorder)
+        #expect(log.current == ["upstream subscribed", "downstream got TryCatch", "upstream request max(1)"])
+    }
+
+    // As Combine: a failure that arrives while the downstream's first request is being served
+    // (inside the upstream's subscribe) subscribes the replacement right there, nested.
+    @Test func aFailureDuringTheFirstRequestSubscribesTheReplacementAtOnce() {
+        let log = Locked<[String]>([])
+        let subject = CurrentValueSubject<Int, TestError>(5)
+        let pipeline = subject.tryMap { _ -> Int in throw TestError(id: 1) }.catch { _ in
+            Just(0).handleEvents(receiveSubscription: { _ in log.append("replacement subscribed") })
+        }
+        let recorder = Recorder<Int, Never>(
+            demand: nil, onValue: { log.append("value \($0)"); return .none },
+            onSubscription: { subscription in
+                log.append("downstream got \(subscription)")
+                subscription.request(.max(1))
+                log.append("request returned")
+            })
+        pipeline.subscribe(recorder)
+        #expect(log.current == ["downstream got Catch", "replacement subscribed", "value 0", "request returned"])
+        #expect(recorder.events == [.subscription, .value(0), .finished])
+    }
 }

@@ -68,4 +68,31 @@ import Testing
         }
         #expect(weakSubscription == nil)
     }
+
+    // As Combine: the prefix is subscribed first and the downstream is handed the Concatenate
+    // subscription from inside the prefix's receive(subscription:); the suffix is subscribed
+    // inside the prefix's completion and asked for the demand still unmet.
+    @Test func subscribesThePrefixBeforeHandingTheDownstreamItsSubscription() {
+        let log = Locked<[String]>([])
+        let prefix = LoggingPublisher<Int, Never>("prefix", log: log)
+        let suffix = LoggingPublisher<Int, Never>("suffix", log: log)
+        let recorder = Recorder<Int, Never>(demand: .max(3), onSubscription: { log.append("downstream got \($0)") })
+        prefix.append(suffix).subscribe(recorder)
+        #expect(log.current == ["prefix subscribed", "downstream got Concatenate", "prefix request max(3)"])
+        prefix.send(1)
+        prefix.send(completion: .finished)
+        log.append("prefix completion returned")
+        #expect(log.current.dropFirst(3) == ["suffix subscribed", "suffix request max(2)", "prefix completion returned"])
+        #expect(recorder.subscriptionCount == 1)
+    }
+
+    @Test func prependHandsTheDownstreamItsSubscriptionFromThePrependedSequence() {
+        let log = Locked<[String]>([])
+        let upstream = LoggingPublisher<Int, Never>("upstream", log: log)
+        let recorder = Recorder<Int, Never>(
+            demand: .max(2), onValue: { log.append("value \($0)"); return .none },
+            onSubscription: { log.append("downstream got \($0)") })
+        upstream.prepend(0).subscribe(recorder)
+        #expect(log.current == ["downstream got Concatenate", "value 0", "upstream subscribed", "upstream request max(1)"])
+    }
 }

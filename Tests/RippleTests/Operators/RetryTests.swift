@@ -60,4 +60,34 @@ import Testing
             _ = Fail<Int, TestError>(error: TestError()).retry(-1)
         }
     }
+
+    // As Combine: the upstream is subscribed first and the downstream is handed the Retry
+    // subscription from inside the upstream's receive(subscription:) — once; a new attempt is
+    // asked at once for the demand still unmet.
+    @Test func subscribesTheUpstreamBeforeHandingTheDownstreamItsSubscription() {
+        let log = Locked<[String]>([])
+        let upstream = LoggingPublisher<Int, TestError>("upstream", log: log)
+        let recorder = Recorder<Int, TestError>(demand: .max(2), onSubscription: { log.append("downstream got \($0)") })
+        upstream.retry(1).subscribe(recorder)
+        #expect(log.current == ["upstream subscribed", "downstream got Retry", "upstream request max(2)"])
+        upstream.send(1)
+        upstream.send(completion: .failure(TestError(id: 1)))
+        #expect(log.current.dropFirst(3) == ["upstream subscribed", "upstream request max(1)"])
+        #expect(recorder.subscriptionCount == 1)
+    }
+
+    // As Combine: demand the downstream returns from receive(_:) is requested from the upstream
+    // subscription, and receive(_:) returns none to the upstream.
+    @Test func requestsTheDemandTheDownstreamReturns() {
+        let log = Locked<[String]>([])
+        let upstream = LoggingPublisher<Int, TestError>("upstream", log: log)
+        let recorder = Recorder<Int, TestError>(demand: .max(3), onValue: { .max($0) })
+        upstream.retry(2).subscribe(recorder)
+        #expect(upstream.send(5) == .none)
+        #expect(log.current == ["upstream subscribed", "upstream request max(3)", "upstream request max(5)"])
+        // The unmet demand (3 - 1 + 5) carries over to a new attempt.
+        upstream.send(completion: .failure(TestError()))
+        #expect(log.current.suffix(2) == ["upstream subscribed", "upstream request max(7)"])
+        #expect(recorder.values == [5])
+    }
 }

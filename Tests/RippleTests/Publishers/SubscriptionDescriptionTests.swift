@@ -28,6 +28,8 @@ import Testing
         let once = text(subscription(of: Result<Int, TestError>.Publisher(9)))
         #expect(once.description == "Once")
         #expect(once.children == ["_=9"])
+        // Just(v).setFailureType(to:) is a Result.Publisher: Combine's "Once".
+        #expect(text(subscription(of: Just(10).setFailureType(to: TestError.self))).description == "Once")
     }
 
     @Test func sequenceAndRecordSubscriptions() {
@@ -35,6 +37,8 @@ import Testing
         #expect(text(sequence).description == "[1, 2]")
         #expect(text(sequence).playground == "[1, 2]")
         #expect(text(sequence).children == ["sequence=[1, 2]"])
+        // Described as the sequence, with another failure type too (not as its type name).
+        #expect(text(subscription(of: [4].publisher.setFailureType(to: TestError.self))).description == "[4]")
         sequence.cancel()
         #expect(text(sequence).description == "Sequence")
         #expect(text(sequence).children == ["sequence=[]"])

@@ -169,3 +169,50 @@ struct WeakRef<T: AnyObject> {
     weak var object: T?
     init(_ object: T?) { self.object = object }
 }
+
+/// A publisher that writes to a shared, ordered log when it is subscribed and when its
+/// subscription is asked for demand or cancelled, so a test can pin the order of events across a
+/// pipeline (with a subscriber that logs into the same log). Each subscriber gets a fresh
+/// subscription; `send` reaches the latest subscriber.
+final class LoggingPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    final class LoggedSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+        let name: String
+        let log: Locked<[String]>
+        init(name: String, log: Locked<[String]>) {
+            self.name = name
+            self.log = log
+        }
+        var description: String { name }
+        func request(_ demand: Subscribers.Demand) { log.withLock { $0.append("\(name) request \(demand)") } }
+        func cancel() { log.withLock { $0.append("\(name) cancel") } }
+    }
+
+    let name: String
+    let log: Locked<[String]>
+    private let subscriberBox = Locked<AnySubscriber<Output, Failure>?>(nil)
+
+    init(_ name: String, log: Locked<[String]>) {
+        self.name = name
+        self.log = log
+    }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        log.withLock { $0.append("\(name) subscribed") }
+        subscriberBox.withLock { $0 = AnySubscriber(subscriber) }
+        subscriber.receive(subscription: LoggedSubscription(name: name, log: log))
+    }
+
+    @discardableResult
+    func send(_ value: Output) -> Subscribers.Demand {
+        subscriberBox.withLock { $0 }?.receive(value) ?? .none
+    }
+
+    func send(completion: Subscribers.Completion<Failure>) {
+        subscriberBox.withLock { $0 }?.receive(completion: completion)
+    }
+}
+
+extension Locked where Value == [String] {
+    /// Appends one line to a test's event log.
+    func append(_ line: String) { withLock { $0.append(line) } }
+}
