@@ -100,8 +100,15 @@ let knownDeviations: [KnownDeviation] = [
         undone.removeSubrange((request + 1)...nestedEnd)
         return undone
     },
-    KnownDeviation(name: "zip completes its subscriber before handing it a subscription") { c, events in
-        guard c.ops.contains(where: { if case .zipWith = $0 { true } else { false } }),
+    KnownDeviation(name: "zip or buffer completes its subscriber before handing it a subscription") { c, events in
+        // zip when its first upstream completes at once; buffer when its upstream fails from inside
+        // the prefetch request.
+        guard c.ops.contains(where: {
+            switch $0 {
+            case .zipWith, .bufferByRequest, .bufferKeepFull: true
+            default: false
+            }
+        }),
             let completion = events.firstIndex(where: { $0.hasPrefix("S completion") }),
             let subscription = events.firstIndex(where: { $0.hasPrefix("S got subscription") }),
             completion < subscription
@@ -248,14 +255,22 @@ private func isDelivery(_ event: String) -> Bool {
 
 /// OpenCombine's zip, when its first upstream completes during its own subscription, completes
 /// its subscriber before handing it a subscription, then hands it one and completes it again once
-/// the other upstream is subscribed. What follows in OpenCombine's history is no reference (the
+/// the other upstream is subscribed; its buffer does the same when its upstream fails from inside
+/// the prefetch request. What follows in OpenCombine's history is no reference (the
 /// operator below may trap: `FilterProducer.swift:124` above, or ignore the early completion and
 /// produce a value). Recognised when OpenCombine's history shows a subscriber completed before it
 /// got its subscription, or when the source completes at once (`Fail`, `Empty`, `[]`) straight
 /// into zip.
 func zipCompletesBeforeSubscription(_ c: Case, openCombine: [String]) -> String? {
-    guard let zip = c.ops.firstIndex(where: { if case .zipWith = $0 { true } else { false } }) else { return nil }
-    let name = "zip completes its subscriber before handing it a subscription (what follows is no reference)"
+    let buffered = c.ops.contains {
+        switch $0 {
+        case .bufferByRequest, .bufferKeepFull: true
+        default: false
+        }
+    }
+    let zip = c.ops.firstIndex(where: { if case .zipWith = $0 { true } else { false } })
+    guard zip != nil || buffered else { return nil }
+    let name = "zip or buffer completes its subscriber before handing it a subscription (what follows is no reference)"
     var subscribed: Set<Substring> = []
     for event in openCombine {
         let parts = event.split(separator: " ")
@@ -263,13 +278,31 @@ func zipCompletesBeforeSubscription(_ c: Case, openCombine: [String]) -> String?
         if parts[1] == "got" { subscribed.insert(parts[0]) }
         if parts[1] == "completion", !subscribed.contains(parts[0]) { return name }
     }
-    let completesAtOnce: Bool
+    guard let zip else { return nil }
+    let failure: Bool
     switch c.source {
-    case .fail, .empty(completeImmediately: true): completesAtOnce = true
-    case .sequence(let values): completesAtOnce = values.isEmpty
-    default: completesAtOnce = false
+    case .fail: failure = true
+    case .empty(completeImmediately: true): failure = false
+    case .sequence(let values) where values.isEmpty: failure = false
+    default: return nil
     }
-    return completesAtOnce && c.ops[..<zip].allSatisfy({ $0 == .probe }) ? name : nil
+    return c.ops[..<zip].allSatisfy({ passesCompletionAtOnce($0, failure: failure) }) ? name : nil
+}
+
+/// Whether `op` hands an immediate completion (a failure, or `.finished` with no element) straight
+/// on, so the next operator is completed during its own subscription too.
+private func passesCompletionAtOnce(_ op: Op, failure: Bool) -> Bool {
+    switch op {
+    case .replaceError, .catchJust, .retry, .append, .prepend, .replaceEmpty, .zipWith:
+        return false
+    case .first, .firstWhere, .tryFirstWhere, .last, .lastWhere, .tryLastWhere, .reduce, .tryReduce, .count,
+        .min, .max, .tryMin, .tryMax, .collect, .collectCount, .contains, .containsWhere, .tryContainsWhere,
+        .allSatisfy, .tryAllSatisfy, .scan, .tryScan:
+        // These send a value on `.finished` (or at least may); a failure passes straight on.
+        return failure
+    default:
+        return true
+    }
 }
 
 /// The known deviations that, undone together, make OpenCombine's history equal Ripple's.

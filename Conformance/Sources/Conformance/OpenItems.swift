@@ -36,8 +36,6 @@ let openItems: [OpenItem] = [
     OpenItem(name: "append", owner: "async-api", what: "append/prepend (Concatenate): subscription object and demand"),
     OpenItem(name: "prepend", owner: "async-api", what: "append/prepend (Concatenate): subscription object and demand"),
     // Operators owned by engine (being rebuilt on the shared delivery engine).
-    OpenItem(name: "flatMap", owner: "engine",
-        what: "flatMap(maxPublishers: .max(1)) over a CurrentValueSubject: values sent while the inner is busy"),
     OpenItem(name: "switchToLatest", owner: "engine", what: "switchToLatest: subscription order and demand"),
 ]
 
