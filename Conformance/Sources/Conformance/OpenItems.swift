@@ -35,8 +35,6 @@ let openItems: [OpenItem] = [
     OpenItem(name: "retry", owner: "async-api", what: "retry: subscription object and demand across resubscription"),
     OpenItem(name: "append", owner: "async-api", what: "append/prepend (Concatenate): subscription object and demand"),
     OpenItem(name: "prepend", owner: "async-api", what: "append/prepend (Concatenate): subscription object and demand"),
-    // Operators owned by engine (being rebuilt on the shared delivery engine).
-    OpenItem(name: "switchToLatest", owner: "engine", what: "switchToLatest: subscription order and demand"),
 ]
 
 private let sourceNames: Set<String> = ["Just", "Sequence", "Empty", "Fail", "subject"]
