@@ -25,6 +25,9 @@ struct MergeState {
     @usableFromInline var free: [Int] = []
     /// Children not yet finished.
     @usableFromInline var active: Int
+    /// flatMap: the drain is asking a child for its next element (while holding the turn); an
+    /// element that child sends from inside that request waits in the queue, as in Combine.
+    @usableFromInline var askingChild = false
     /// flatMap's upstream of publishers; `.terminal` when there is none or it has finished.
     @usableFromInline var outer = UpstreamStatus.terminal
     /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
@@ -242,7 +245,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
             return .none
         }
         let unlimited = state.children[index].unlimited
-        guard state.demand > 0, queue.isEmpty else {
+        guard state.demand > 0, queue.isEmpty, !(state.askingChild && state.turn.owner == currentThreadID()) else {
             // No demand (or older values still wait for it): the value waits for a request.
             queue.append(input)
             if asksNewChildren { queuedFrom.append((index, generation)) }
@@ -378,9 +381,11 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
                     !state.children[index].requested, let subscription = state.children[index].subscription
                 {
                     state.children[index].requested = true
+                    state.askingChild = true
                     lock.unlock()
                     subscription.request(.max(1))
                     lock.lock()
+                    state.askingChild = false
                 }
                 continue
             }

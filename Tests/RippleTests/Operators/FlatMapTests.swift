@@ -115,6 +115,22 @@ import Testing
         #expect(log.entries.last == "S value 2")
     }
 
+    // Combine's order: an inner publisher asked for its next element while queued values are
+    // delivered sends it from inside that request; it waits behind the refill request that the
+    // inner publisher's completion causes.
+    @Test func elementSentFromInsideTheRenewedRequestWaits() {
+        let log = OrderLog()
+        let upstream = LoggedPublisher<Int, Never>("up", log: log)
+        let subscriber = LoggedSubscriber<Int, Never>(log: log, demand: nil)
+        upstream.flatMap(maxPublishers: .max(1)) { _ in [2, 0].publisher }.subscribe(subscriber)
+        upstream.send(0)
+        subscriber.subscription?.request(.max(3))
+        #expect(log.entries == [
+            "S subscription FlatMap", "up subscribed", "up request max(1)",
+            "S value 2", "up request max(1)", "S value 0",
+        ])
+    }
+
     @Test func failureTypeOverloads() {
         // Never upstream, failing inner.
         let a = Recorder(for: Just(1).flatMap { _ in Fail<Int, TestError>(error: TestError(id: 3)) })
