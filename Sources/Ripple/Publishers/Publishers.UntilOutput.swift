@@ -90,8 +90,10 @@ extension Publisher {
 /// requests are kept until the upstream's subscription arrives, then go upstream unchanged, and an
 /// element dropped before the trigger fires uses up its demand (returns `.none`). A trigger that
 /// completes before sending an element (finished or failed) completes the downstream with its
-/// completion and cancels the upstream. Deliveries never overlap: a completion the trigger causes
-/// while an upstream element is being delivered waits for that delivery to return.
+/// completion and cancels the upstream. Delivery follows the engine's contract (``DeliveryTurn``): an
+/// element goes out on the thread that sent it; a completion the trigger causes on another thread
+/// while an element is being delivered waits its turn, and one caused from inside the delivery
+/// (same thread) is delivered nested.
 private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible
 {
@@ -105,8 +107,8 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Su
         /// What the downstream asked for before the upstream's subscription arrived.
         var pendingDemand = Subscribers.Demand.none
         var triggered = false
-        var delivering = false
-        var pendingCompletion: Subscribers.Completion<Failure>?
+        /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
+        var turn = DeliveryTurn()
     }
 
     private let lock = Lock()
@@ -152,28 +154,21 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Su
         }
     }
 
-    /// Cancels both sides and completes the downstream now, or after the delivery in progress
-    /// (which then delivers it).
+    /// Cancels both sides and completes the downstream in this thread's turn.
     private func end(_ completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard let downstream = state.downstream, state.pendingCompletion == nil else {
+        guard let downstream = state.downstream else {
             lock.unlock()
             return
         }
         let upstream = state.upstream.terminate()
         let trigger = state.trigger.terminate()
-        let deliverNow = !state.delivering
-        if deliverNow {
-            state.downstream = nil
-        } else {
-            state.pendingCompletion = completion
-        }
+        state.downstream = nil
         lock.unlock()
         upstream?.cancel()
         trigger?.cancel()
-        if deliverNow {
-            downstream.receive(completion: completion)
-        }
+        lock.lock()
+        completeInTurnLocked(downstream, completion)
     }
 
     // MARK: Upstream
@@ -195,28 +190,75 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Su
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream = state.downstream, state.pendingCompletion == nil, state.triggered else {
+        guard state.downstream != nil, state.triggered else {
             // Dropped: its demand is used up, as in Combine.
             lock.unlock()
             return .none
         }
-        state.delivering = true
-        lock.unlock()
-        let more = downstream.receive(input)
-        lock.lock()
-        state.delivering = false
-        guard let completion = state.pendingCompletion else {
-            lock.unlock()
-            return more
-        }
-        state.downstream = nil
-        lock.unlock()
-        downstream.receive(completion: completion)
-        return .none
+        return deliverInTurnLocked(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         end(completion)
+    }
+
+    // MARK: Delivery turn
+
+    /// Delivers `input` on this thread, in its turn (waiting for it if another thread holds it;
+    /// nested if this thread does), unless the downstream is gone by then. Called with `lock` held;
+    /// unlocks.
+    private func deliverInTurnLocked(_ input: Input) -> Subscribers.Demand {
+        let nested: Bool
+        switch state.turn.enter(currentThreadID(), name: description) {
+        case .call(let isNested):
+            nested = isNested
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            nested = false
+        }
+        guard let downstream = state.downstream else {
+            // Completed or cancelled meanwhile.
+            leaveTurnLocked(nested: nested)
+            return .none
+        }
+        lock.unlock()
+        let more = downstream.receive(input)
+        lock.lock()
+        leaveTurnLocked(nested: nested)
+        return more
+    }
+
+    /// Delivers `completion` to `downstream` (already detached from the state, so nobody calls it
+    /// after) once this thread has the turn: nested if it holds it, after the delivery in progress
+    /// if another thread does. Called with `lock` held; unlocks.
+    private func completeInTurnLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Failure>) {
+        switch state.turn.enter(currentThreadID(), name: description) {
+        case .call(nested: true):
+            lock.unlock()
+        case .call(nested: false):
+            leaveTurnLocked(nested: false)
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            leaveTurnLocked(nested: false)
+        }
+        downstream.receive(completion: completion)
+    }
+
+    /// Gives the turn back unless nested (the next waiter is woken after unlocking). Unlocks.
+    private func leaveTurnLocked(nested: Bool) {
+        guard !nested else {
+            lock.unlock()
+            return
+        }
+        let exit = state.turn.leave()
+        lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
     }
 
     // MARK: Downstream
@@ -252,9 +294,10 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Su
 /// events arrive through ``UntilOutputTrigger``.
 ///
 /// As in Combine, the trigger is subscribed first, then the upstream, and the downstream gets this
-/// subscription when the upstream's arrives; requests go upstream unchanged. Deliveries never
-/// overlap: a completion caused by the trigger while an upstream element is being delivered waits
-/// for that delivery to return. A trigger that fires before the upstream's subscription arrived
+/// subscription when the upstream's arrives; requests go upstream unchanged. Delivery follows the
+/// engine's contract (``DeliveryTurn``): an element goes out on the thread that sent it; a
+/// completion the trigger causes on another thread while an element is being delivered waits its
+/// turn, and one caused from inside the delivery (same thread) is delivered nested. A trigger that fires before the upstream's subscription arrived
 /// ends the stream when it arrives: it is cancelled, the downstream gets this subscription, then
 /// `.finished`.
 private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailure: Error>: Subscriber,
@@ -270,8 +313,8 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
         var triggered = false
         /// The downstream has this subscription.
         var handedDown = false
-        var delivering = false
-        var pendingCompletion: Subscribers.Completion<Failure>?
+        /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
+        var turn = DeliveryTurn()
     }
 
     private let lock = Lock()
@@ -316,27 +359,21 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
         lock.withLock { state.trigger = .terminal }
     }
 
-    /// Completes the downstream now, or after the delivery in progress (which then delivers it).
+    /// Completes the downstream in this thread's turn.
     private func end(_ completion: Subscribers.Completion<Failure>, cancellingUpstream: Bool) {
         lock.lock()
-        guard let downstream = state.downstream, state.pendingCompletion == nil else {
+        guard let downstream = state.downstream else {
             lock.unlock()
             return
         }
         let upstream = state.upstream.terminate()
         let trigger = state.trigger.terminate()
-        let deliverNow = !state.delivering
-        if deliverNow {
-            state.downstream = nil
-        } else {
-            state.pendingCompletion = completion
-        }
+        state.downstream = nil
         lock.unlock()
         if cancellingUpstream { upstream?.cancel() }
         trigger?.cancel()
-        if deliverNow {
-            downstream.receive(completion: completion)
-        }
+        lock.lock()
+        completeInTurnLocked(downstream, completion)
     }
 
     // MARK: Upstream
@@ -366,27 +403,74 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream = state.downstream, state.pendingCompletion == nil else {
+        guard state.downstream != nil else {
             lock.unlock()
             return .none
         }
-        state.delivering = true
-        lock.unlock()
-        let more = downstream.receive(input)
-        lock.lock()
-        state.delivering = false
-        guard let completion = state.pendingCompletion else {
-            lock.unlock()
-            return more
-        }
-        state.downstream = nil
-        lock.unlock()
-        downstream.receive(completion: completion)
-        return .none
+        return deliverInTurnLocked(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         end(completion, cancellingUpstream: false)
+    }
+
+    // MARK: Delivery turn
+
+    /// Delivers `input` on this thread, in its turn (waiting for it if another thread holds it;
+    /// nested if this thread does), unless the downstream is gone by then. Called with `lock` held;
+    /// unlocks.
+    private func deliverInTurnLocked(_ input: Input) -> Subscribers.Demand {
+        let nested: Bool
+        switch state.turn.enter(currentThreadID(), name: description) {
+        case .call(let isNested):
+            nested = isNested
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            nested = false
+        }
+        guard let downstream = state.downstream else {
+            // Completed or cancelled meanwhile.
+            leaveTurnLocked(nested: nested)
+            return .none
+        }
+        lock.unlock()
+        let more = downstream.receive(input)
+        lock.lock()
+        leaveTurnLocked(nested: nested)
+        return more
+    }
+
+    /// Delivers `completion` to `downstream` (already detached from the state, so nobody calls it
+    /// after) once this thread has the turn: nested if it holds it, after the delivery in progress
+    /// if another thread does. Called with `lock` held; unlocks.
+    private func completeInTurnLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Failure>) {
+        switch state.turn.enter(currentThreadID(), name: description) {
+        case .call(nested: true):
+            lock.unlock()
+        case .call(nested: false):
+            leaveTurnLocked(nested: false)
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            leaveTurnLocked(nested: false)
+        }
+        downstream.receive(completion: completion)
+    }
+
+    /// Gives the turn back unless nested (the next waiter is woken after unlocking). Unlocks.
+    private func leaveTurnLocked(nested: Bool) {
+        guard !nested else {
+            lock.unlock()
+            return
+        }
+        let exit = state.turn.leave()
+        lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
     }
 
     // MARK: Downstream
@@ -438,3 +522,4 @@ private final class UntilOutputTrigger<Inner: UntilOutputTriggered, Input>: Subs
     }
     func receive(completion: Subscribers.Completion<Failure>) { inner.triggerCompleted(completion) }
 }
+

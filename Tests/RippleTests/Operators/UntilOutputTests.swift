@@ -1,3 +1,4 @@
+import Foundation
 import Ripple
 import Testing
 
@@ -169,5 +170,48 @@ import Testing
         upstream.send(1)
         upstream.send(2)
         #expect(recorder.events == [.subscription, .value(1), .finished])
+    }
+
+    // The delivery contract: the trigger fired on another thread while an element is being
+    // delivered waits its turn; the completion follows the delivery, on the trigger's thread.
+    @Test func triggerOnAnotherThreadWaitsForTheDeliveryInProgress() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let trigger = PassthroughSubject<Void, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let log = Locked<[String]>([])
+        let recorder = Recorder<Int, Never>(
+            onValue: { value in
+                log.withLock { $0.append("value \(value) begins") }
+                entered.signal()
+                release.wait()
+                log.withLock { $0.append("value \(value) ends") }
+                return .none
+            },
+            onCompletion: { _ in
+                let role = Thread.current.threadDictionary["role"] as? String
+                log.withLock { $0.append("finished on the \(role ?? "other") thread") }
+            })
+        upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
+        let done = DispatchGroup()
+        done.enter()
+        let sender = Thread {
+            upstream.send(1)
+            done.leave()
+        }
+        sender.start()
+        entered.wait()
+        done.enter()
+        let firer = Thread {
+            Thread.current.threadDictionary["role"] = "trigger"
+            trigger.send()
+            done.leave()
+        }
+        firer.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(log.current == ["value 1 begins"])
+        release.signal()
+        done.wait()
+        #expect(log.current == ["value 1 begins", "value 1 ends", "finished on the trigger thread"])
     }
 }
