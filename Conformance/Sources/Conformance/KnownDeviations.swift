@@ -138,16 +138,42 @@ let knownDeviations: [KnownDeviation] = [
         tail.replaceSubrange(outer..<outerEnd, with: completions)
         return Array(events[..<start]) + tail
     },
-    KnownDeviation(name: "zip completes its subscriber before handing it a subscription") { c, events in
-        guard c.ops.contains(where: { if case .zipWith = $0 { true } else { false } }),
+    KnownDeviation(name: "zip or buffer completes its subscriber before handing it a subscription") { c, events in
+        // zip when its first upstream completes at once; buffer when its upstream fails from inside
+        // the prefetch request.
+        guard c.ops.contains(where: {
+            switch $0 {
+            case .zipWith, .bufferByRequest, .bufferKeepFull: true
+            default: false
+            }
+        }),
             let completion = events.firstIndex(where: { $0.hasPrefix("S completion") }),
             let subscription = events.firstIndex(where: { $0.hasPrefix("S got subscription") }),
             completion < subscription
         else { return events }
+        // The subscription goes before the completion, with what the subscriber did inside its
+        // receive(subscription:).
+        var end = subscription + 1
+        while end < events.count, events[end].hasPrefix("S "), events[end].hasSuffix("in receive(subscription:)") {
+            end += 1
+        }
         var undone = events
-        let line = undone.remove(at: subscription)
-        undone.insert(line, at: completion)
+        let lines = undone[subscription..<end]
+        undone.removeSubrange(subscription..<end)
+        undone.insert(contentsOf: lines, at: completion)
         return undone
+    },
+    KnownDeviation(name: "asks an upstream it cancelled for more", bothSides: true) { _, events in
+        // buffer(.keepFull) asks for its refill after the downstream cancelled it from inside a
+        // delivery. Combine documents nothing for a request after cancel (the subscription is
+        // done); Ripple's operators drop it.
+        var cancelled: Set<Substring> = []
+        return events.filter { event in
+            let parts = event.split(separator: " ")
+            guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
+            if parts[1] == "cancel" { cancelled.insert(parts[0]) }
+            return !(parts[1] == "request" && cancelled.contains(parts[0]))
+        }
     },
     KnownDeviation(name: "replaceEmpty asks its upstream for unlimited on top of the downstream's demand") { c, events in
         // The probe right above replaceEmpty records the extra request.
@@ -265,8 +291,63 @@ private func isDelivery(_ event: String) -> Bool {
     return ["value", "completion"].contains(parts[1])
 }
 
+/// OpenCombine's zip, when its first upstream completes during its own subscription, completes
+/// its subscriber before handing it a subscription, then hands it one and completes it again once
+/// the other upstream is subscribed; its buffer does the same when its upstream fails from inside
+/// the prefetch request. What follows in OpenCombine's history is no reference (the
+/// operator below may trap: `FilterProducer.swift:124` above, or ignore the early completion and
+/// produce a value). Recognised when OpenCombine's history shows a subscriber completed before it
+/// got its subscription, or when the source completes at once (`Fail`, `Empty`, `[]`) straight
+/// into zip.
+func zipCompletesBeforeSubscription(_ c: Case, openCombine: [String]) -> String? {
+    let buffered = c.ops.contains {
+        switch $0 {
+        case .bufferByRequest, .bufferKeepFull: true
+        default: false
+        }
+    }
+    let zip = c.ops.firstIndex(where: { if case .zipWith = $0 { true } else { false } })
+    guard zip != nil || buffered else { return nil }
+    let name = "zip or buffer completes its subscriber before handing it a subscription (what follows is no reference)"
+    var subscribed: Set<Substring> = []
+    for event in openCombine {
+        let parts = event.split(separator: " ")
+        guard parts.count >= 2, parts[0] == "S" || parts[0].hasPrefix("P") else { continue }
+        if parts[1] == "got" { subscribed.insert(parts[0]) }
+        if parts[1] == "completion", !subscribed.contains(parts[0]) { return name }
+    }
+    guard let zip else { return nil }
+    let failure: Bool
+    switch c.source {
+    case .fail: failure = true
+    case .empty(completeImmediately: true): failure = false
+    case .sequence(let values) where values.isEmpty: failure = false
+    default: return nil
+    }
+    return c.ops[..<zip].allSatisfy({ passesCompletionAtOnce($0, failure: failure) }) ? name : nil
+}
+
+/// Whether `op` hands an immediate completion (a failure, or `.finished` with no element) straight
+/// on, so the next operator is completed during its own subscription too.
+private func passesCompletionAtOnce(_ op: Op, failure: Bool) -> Bool {
+    switch op {
+    case .replaceError, .catchJust, .retry, .append, .prepend, .replaceEmpty, .zipWith:
+        return false
+    case .first, .firstWhere, .tryFirstWhere, .last, .lastWhere, .tryLastWhere, .reduce, .tryReduce, .count,
+        .min, .max, .tryMin, .tryMax, .collect, .collectCount, .contains, .containsWhere, .tryContainsWhere,
+        .allSatisfy, .tryAllSatisfy, .scan, .tryScan:
+        // These send a value on `.finished` (or at least may); a failure passes straight on.
+        return failure
+    default:
+        return true
+    }
+}
+
 /// The known deviations that, undone together, make OpenCombine's history equal Ripple's.
 func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String]) -> String? {
+    if let zip = zipCompletesBeforeSubscription(c, openCombine: openCombine), openCombine != ripple {
+        return zip
+    }
     // Each deviation's rewrite applies only where that deviation is at work, so try the
     // combinations of those whose rewrite changes something here, fewest first.
     let relevant = knownDeviations.filter { deviation in

@@ -15,17 +15,6 @@ struct OpenItem {
 }
 
 let openItems: [OpenItem] = [
-    // Operators owned by engine (being rebuilt on the shared delivery engine).
-    OpenItem(name: "buffer", owner: "engine",
-        what: "buffer(.keepFull) asks its upstream for the prefetch before handing the downstream its subscription in Combine; Ripple after"),
-    OpenItem(name: "zip", owner: "engine",
-        what: "zip subscribes its upstreams before handing the downstream its subscription in Combine; when a finished child has nothing buffered, Combine finishes downstream before cancelling the others"),
-    OpenItem(name: "drop(untilOutputFrom:)", owner: "engine",
-        what: "drop(untilOutputFrom:) hands the downstream its subscription before subscribing upstream in Combine; Ripple after"),
-    OpenItem(name: "prefix(untilOutputFrom:)", owner: "engine", what: "prefix(untilOutputFrom:): subscription order and demand"),
-    OpenItem(name: "flatMap", owner: "engine",
-        what: "flatMap(maxPublishers: .max(1)) over a CurrentValueSubject: values sent while the inner is busy"),
-    OpenItem(name: "switchToLatest", owner: "engine", what: "switchToLatest: subscription order and demand"),
 ]
 
 private let sourceNames: Set<String> = ["Just", "Sequence", "Empty", "Fail", "subject"]

@@ -21,6 +21,12 @@ struct CombinerState {
     @usableFromInline var fresh = false
     /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
     @usableFromInline var turn = DeliveryTurn()
+    /// zip: the downstream gets this subscription once every child has its own (or completed).
+    @usableFromInline var awaitingHandOff = false
+    /// zip: the child whose value completed the tuple being delivered (on the turn's thread), and
+    /// what the downstream requested of this subscription from inside that delivery.
+    @usableFromInline var processing: Int?
+    @usableFromInline var processingDemand = Subscribers.Demand.none
 
     @inlinable
     init(count: Int) {
@@ -44,8 +50,8 @@ struct CombinerState {
 ///   that child's latest value, and the newest tuple is delivered on the next request.
 ///   zip buffers every value.
 /// - combineLatest emits only once every child has a value and finishes when all
-///   children have finished. zip finishes, cancelling the others, as soon as a finished child has
-///   nothing buffered. The first failure cancels the other children and is delivered at once
+///   children have finished. zip finishes as soon as a finished child has nothing buffered, then
+///   cancels the others (Combine's order). The first failure cancels the other children and is delivered at once
 ///   (after a delivery in progress).
 /// - Delivery follows the engine's contract (``DeliveryTurn``): the tuple a value completes, while
 ///   there is demand, is built at once and delivered on the thread that sent the value; a thread
@@ -91,6 +97,17 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         downstream?.receive(subscription: self)
     }
 
+    /// zip: sets how tuples are built; the caller then subscribes each child, and the downstream
+    /// gets this subscription from the last child's `receive(subscription:)` (Combine's order), or
+    /// just before a completion that comes earlier.
+    @inlinable
+    func prepare(take: @escaping () -> Downstream.Input) {
+        lock.withLock {
+            self.take = take
+            state.awaitingHandOff = true
+        }
+    }
+
     @inlinable
     func subscribe<P: Publisher>(_ publisher: P, child: CombinerChild<Downstream, P.Output, P.Failure>)
     where P.Failure == Downstream.Failure {
@@ -109,7 +126,13 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
             return
         }
         state.demand += demand
-        let subscriptions = state.subscriptions
+        var subscriptions = state.subscriptions
+        if let child = state.processing, state.turn.owner == currentThreadID() {
+            // zip, from inside a delivery: the child whose value is being delivered gets this
+            // demand as the return of its `receive(_:)` (Combine's rule); the others now.
+            subscriptions[child] = nil
+            state.processingDemand = demand
+        }
         takeTurnThenDrainLocked()
         for subscription in subscriptions {
             subscription?.request(demand)
@@ -146,7 +169,17 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         }
         state.subscriptions[index] = subscription
         let demand = state.demand
+        var handOff: Downstream?
+        if state.awaitingHandOff,
+            !state.subscriptions.indices.contains(where: { state.subscriptions[$0] == nil && !state.finished[$0] })
+        {
+            state.awaitingHandOff = false
+            handOff = subscriber
+        }
         lock.unlock()
+        if let handOff {
+            handOff.receive(subscription: self)
+        }
         if demand > 0 {
             subscription.request(demand)
         }
@@ -188,15 +221,18 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
             return replace ? .max(1) : .none
         }
         state.demand -= 1
-        deliverLocked(output)
-        return .none
+        return deliverLocked(output, from: mode == .zip ? index : nil)
     }
 
     /// Delivers `output` (already charged to the demand) on this thread, in its turn: waits if another
     /// thread holds the turn; then, unless nested, drains what else is due and gives the turn back.
     /// Called with the lock held; unlocks.
+    ///
+    /// `child` (zip): the child whose value completed the tuple. As in Combine, the demand the
+    /// downstream returns (or, failing that, requests from inside the delivery) goes back to that
+    /// child only, as the returned value; otherwise every child is asked for the returned demand.
     @inlinable
-    func deliverLocked(_ output: Downstream.Input) {
+    func deliverLocked(_ output: Downstream.Input, from child: Int?) -> Subscribers.Demand {
         let nested: Bool
         switch state.turn.enter(currentThreadID(), name: name) {
         case .call(let isNested):
@@ -211,19 +247,31 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         guard let downstream = subscriber else {
             // Cancelled or completed meanwhile.
             if nested { lock.unlock() } else { leaveTurnLocked() }
-            return
+            return .none
+        }
+        let outer = (state.processing, state.processingDemand)
+        if let child {
+            state.processing = child
+            state.processingDemand = .none
         }
         lock.unlock()
         let more = downstream.receive(output)
         lock.lock()
         state.demand += more
-        let subscriptions = more > 0 ? state.subscriptions : []
+        var subscriptions = more > 0 ? state.subscriptions : []
+        var returned = Subscribers.Demand.none
+        if child != nil {
+            returned = more > 0 ? more : state.processingDemand
+            subscriptions = []
+            (state.processing, state.processingDemand) = outer
+        }
         if nested {
             lock.unlock()
         } else {
             drainLocked()
         }
         for subscription in subscriptions { subscription?.request(more) }
+        return returned
     }
 
     @inlinable
@@ -238,6 +286,19 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         state.subscriptions[index] = nil
         if case .failure(let error) = completion, failure == nil {
             failure = error
+        }
+        if state.awaitingHandOff {
+            // A completion before every child has its subscription: the downstream gets its
+            // subscription first.
+            state.awaitingHandOff = false
+            let downstream = subscriber
+            lock.unlock()
+            downstream?.receive(subscription: self)
+            lock.lock()
+            guard !state.terminated else {
+                lock.unlock()
+                return
+            }
         }
         takeTurnThenDrainLocked()
     }
@@ -332,7 +393,8 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         }
     }
 
-    /// Ends the stream: cancels the children still running and completes. Unlocks.
+    /// Ends the stream: cancels the children still running and completes (zip, as Combine's:
+    /// completes, then cancels). Unlocks.
     @inlinable
     func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
         let subscriptions = state.subscriptions
@@ -345,11 +407,18 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         let exit = state.turn.leave()
         lock.unlock()
         if case .handOff(let next) = exit { next.wake() }
-        for subscription in subscriptions {
-            subscription?.cancel()
+        if mode == .zip {
+            downstream.receive(completion: completion)
+            for subscription in subscriptions {
+                subscription?.cancel()
+            }
+        } else {
+            for subscription in subscriptions {
+                subscription?.cancel()
+            }
+            downstream.receive(completion: completion)
         }
         withExtendedLifetime(released) {}
-        downstream.receive(completion: completion)
     }
 }
 

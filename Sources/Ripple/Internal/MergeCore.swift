@@ -25,6 +25,9 @@ struct MergeState {
     @usableFromInline var free: [Int] = []
     /// Children not yet finished.
     @usableFromInline var active: Int
+    /// flatMap: the drain is asking a child for its next element (while holding the turn); an
+    /// element that child sends from inside that request waits in the queue, as in Combine.
+    @usableFromInline var askingChild = false
     /// flatMap's upstream of publishers; `.terminal` when there is none or it has finished.
     @usableFromInline var outer = UpstreamStatus.terminal
     /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
@@ -45,7 +48,9 @@ struct MergeState {
 ///   children's slots are reused; a generation number keeps a late event from an old child out.
 /// - Demand: with unlimited downstream demand every child is asked for `.unlimited`; otherwise each
 ///   child has at most one element outstanding (`.max(1)`), so at most one value per child waits
-///   here while the downstream has no demand.
+///   here while the downstream has no demand. A merge asks a child only once there is demand;
+///   flatMap, as Combine does, asks each new child for `.max(1)` at once and again after each of
+///   its elements is delivered, demand or not.
 /// - Delivery follows the engine's contract (``DeliveryTurn``): a value that arrives while there is
 ///   demand is delivered on the thread that sent it; a thread that finds another one delivering
 ///   waits its turn (arrival order) and then delivers its own value; a send from inside the
@@ -66,10 +71,17 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
     @usableFromInline @exclusivity(unchecked) var subscriber: Downstream?
     /// Values that arrived without demand, in arrival order. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var queue = FIFO<Downstream.Input>()
+    /// flatMap: the child (index, generation) each queued value came from, in step with `queue`.
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var queuedFrom = FIFO<(Int, Int)>()
     /// The first failure, delivered by the drain. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var failure: Downstream.Failure?
     /// flatMap with a bounded `maxPublishers`: ask the outer upstream for one more per finished child.
     @usableFromInline let refillsOuter: Bool
+    /// flatMap: a new child is asked for `.max(1)` as soon as it is subscribed, even while the
+    /// downstream has no demand (Combine's rule; its value then waits here, and a child that
+    /// finishes frees its place for the next publisher).
+    @usableFromInline let asksNewChildren: Bool
 
     /// A merge of `count` children, subscribed with ``subscribe(_:at:)``.
     @inlinable
@@ -78,6 +90,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         subscriber = downstream
         self.name = name
         refillsOuter = false
+        asksNewChildren = false
     }
 
     /// A flatMap: children are added as the outer upstream publishes them.
@@ -88,6 +101,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         state.outer = .awaitingSubscription
         self.name = name
         refillsOuter = outerIsBounded
+        asksNewChildren = true
     }
 
     @usableFromInline var description: String { name }
@@ -185,6 +199,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         // Values and children leave the locked state here and are released after unlocking.
         let droppedValues = queue
         queue = FIFO()
+        queuedFrom = FIFO()
         let droppedChildren = state.children
         state.children = []
         lock.unlock()
@@ -212,7 +227,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
             return
         }
         state.children[index].subscription = subscription
-        let ask = state.demand > 0
+        let ask = state.demand > 0 || asksNewChildren
         let demand: Subscribers.Demand = state.demand == .unlimited ? .unlimited : .max(1)
         if ask {
             state.children[index].requested = true
@@ -230,9 +245,10 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
             return .none
         }
         let unlimited = state.children[index].unlimited
-        guard state.demand > 0, queue.isEmpty else {
+        guard state.demand > 0, queue.isEmpty, !(state.askingChild && state.turn.owner == currentThreadID()) else {
             // No demand (or older values still wait for it): the value waits for a request.
             queue.append(input)
+            if asksNewChildren { queuedFrom.append((index, generation)) }
             if !unlimited { state.children[index].requested = false }
             lock.unlock()
             return .none
@@ -259,8 +275,14 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         lock.lock()
         state.demand += more
         if nested {
-            // The outermost call on this thread drains and asks the children for more.
-            if !unlimited, isCurrent(index, generation) { state.children[index].requested = false }
+            // The outermost call on this thread drains and asks the children for more (flatMap:
+            // this child is asked again at once, as below).
+            if !unlimited, isCurrent(index, generation) {
+                let again = asksNewChildren && state.demand != .unlimited && state.children[index].subscription != nil
+                state.children[index].requested = again
+                lock.unlock()
+                return again ? .max(1) : .none
+            }
             lock.unlock()
             return .none
         }
@@ -270,8 +292,12 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         }
         // This child's `.max(1)` is spent. Keep it going by returning demand if there is more and
         // nothing queued; when demand became unlimited the drain asks it for `.unlimited` instead.
+        // flatMap (Combine's rule): a delivered element always asks its child for the next one; the
+        // next one waits here if the downstream has no demand left.
         state.children[index].requested = false
-        if state.demand > 0, state.demand != .unlimited, queue.isEmpty, state.children[index].subscription != nil {
+        if state.demand > 0 || asksNewChildren, state.demand != .unlimited, queue.isEmpty || asksNewChildren,
+            state.children[index].subscription != nil
+        {
             state.children[index].requested = true
             drainLocked()
             return .max(1)
@@ -343,11 +369,24 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
                 return
             }
             if state.demand > 0, let value = queue.popFirst() {
+                let from = asksNewChildren ? queuedFrom.popFirst() : nil
                 state.demand -= 1
                 lock.unlock()
                 let more = downstream.receive(value)
                 lock.lock()
                 state.demand += more
+                // flatMap (Combine's rule): the child whose queued value went out is asked for its
+                // next one at once, demand or not.
+                if let (index, generation) = from, state.demand != .unlimited, isCurrent(index, generation),
+                    !state.children[index].requested, let subscription = state.children[index].subscription
+                {
+                    state.children[index].requested = true
+                    state.askingChild = true
+                    lock.unlock()
+                    subscription.request(.max(1))
+                    lock.lock()
+                    state.askingChild = false
+                }
                 continue
             }
             if queue.isEmpty, state.active == 0, state.outer.isTerminal {
@@ -388,6 +427,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         state.terminated = true
         let droppedValues = queue
         queue = FIFO()
+        queuedFrom = FIFO()
         let droppedChildren = state.children
         state.children = []
         // Nobody calls the downstream after this (`subscriber` is nil): the turn can go now.

@@ -21,9 +21,13 @@ extension Publishers {
 
     /// A publisher that buffers elements from an upstream publisher.
     ///
-    /// Elements wait here until the downstream asks for them; completion is delivered after the
-    /// buffered elements (a failure too: what was accepted is not dropped), except a
-    /// `.customError` overflow, which fails at once.
+    /// Elements wait here until the downstream asks for them. As in Combine, `.finished` is
+    /// delivered once the buffered elements are and the downstream has demand left (a request for
+    /// more); an upstream failure is delivered as soon as the downstream has no demand, dropping
+    /// what is still buffered (with demand, buffered elements go first); a `.customError` overflow
+    /// fails at once. As in Combine, the upstream is asked for the
+    /// prefetch (`.max(size)` for `.keepFull`, `.unlimited` for `.byRequest`) before the
+    /// subscriber gets this publisher's subscription.
     public struct Buffer<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -81,6 +85,8 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         var buffer = FIFO<Input>()
         var completion: Subscribers.Completion<Failure>?
         var delivering = false
+        /// The downstream has this subscription: a completion may go out.
+        var handedDown = false
     }
 
     private let lock = Lock()
@@ -106,8 +112,19 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
             return
         }
         lock.unlock()
-        downstream.receive(subscription: self)
+        // Combine's order: the prefetch is asked for before the downstream gets this subscription;
+        // what arrives meanwhile is buffered (there is no demand yet).
         subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
+        lock.withLock { state.handedDown = true }
+        downstream.receive(subscription: self)
+        // A completion that arrived before the hand-off is delivered now if nothing else does.
+        lock.lock()
+        guard !state.delivering, state.downstream != nil, state.completion != nil else {
+            lock.unlock()
+            return
+        }
+        state.delivering = true
+        _ = drainLocked()
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -227,7 +244,11 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
                 delivered += 1
                 continue
             }
-            if state.buffer.isEmpty, let completion = state.completion {
+            // Combine's rule: `.finished` goes out once the buffer is empty and the downstream has
+            // demand; a failure as soon as the downstream has no demand (or nothing is left).
+            if state.handedDown, let completion = state.completion,
+                state.buffer.isEmpty ? (state.demand > 0 || !completion.isFinished) : state.demand == 0 && !completion.isFinished
+            {
                 state.downstream = nil
                 state.delivering = false
                 lock.unlock()
@@ -239,5 +260,13 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         state.delivering = false
         lock.unlock()
         return refill(delivered)
+    }
+}
+
+extension Subscribers.Completion {
+    /// Whether this is `.finished`.
+    fileprivate var isFinished: Bool {
+        if case .finished = self { return true }
+        return false
     }
 }

@@ -4,8 +4,12 @@ extension Publishers {
     ///
     /// It asks the upstream for `maxPublishers` elements at first and for one more each time an
     /// inner publisher finishes, so no more than `maxPublishers` inner publishers run at once. Inner
-    /// values are merged as by ``Publishers/MergeMany`` (see its demand rules); it finishes when the
-    /// upstream and every inner publisher have finished; any failure cancels everything and fails.
+    /// values are merged as by ``Publishers/MergeMany`` (see its demand rules), except that, as in
+    /// Combine, each inner publisher is asked for one element as soon as it is subscribed and for the
+    /// next one each time it delivers, even while the subscriber has no demand: that element waits
+    /// here (one per inner publisher), and an inner publisher that finishes meanwhile makes room for
+    /// the next one. It finishes when the upstream and every inner
+    /// publisher have finished and nothing waits; any failure cancels everything and fails.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
         public typealias Output = NewPublisher.Output

@@ -2,9 +2,12 @@ extension Publishers {
     /// A publisher that ignores elements from the upstream publisher until it receives an element
     /// from a second publisher.
     ///
-    /// Dropped elements give `.max(1)` back upstream. The second publisher is asked for one
-    /// element and cancelled once it sends it; if it fails, so does this publisher; if it finishes
-    /// without an element, every upstream element is dropped.
+    /// As in Combine, the subscriber gets this publisher's subscription before the second
+    /// publisher and then the upstream are subscribed; its requests go upstream unchanged (those
+    /// made before the upstream's subscription arrives, when it arrives), and an element dropped
+    /// before the second publisher emits uses up its demand. The second publisher is asked for one
+    /// element and cancelled once it sends it; if it completes without an element, finished or
+    /// failed, this publisher cancels the upstream and completes the same way.
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
     where Upstream.Failure == Other.Failure {
         public typealias Output = Upstream.Output
@@ -22,17 +25,22 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = TriggerCore<S, Other.Failure>(downstream: subscriber, mode: .drop)
-            other.subscribe(TriggerSubscriber<S, Other.Output, Other.Failure>(core: core))
-            upstream.subscribe(core)
+            // Combine's order: the downstream gets its subscription first, then the trigger and
+            // the upstream are subscribed.
+            let inner = DropUntilOutputInner(downstream: subscriber)
+            subscriber.receive(subscription: inner)
+            other.subscribe(UntilOutputTrigger<DropUntilOutputInner<S>, Other.Output>(inner: inner))
+            upstream.subscribe(inner)
         }
     }
 
     /// A publisher that republishes elements until another publisher emits an element; then it
     /// cancels the upstream and finishes.
     ///
-    /// The second publisher's completion (finished or failed) only means it will never trigger:
-    /// elements keep flowing.
+    /// As in Combine, the second publisher is subscribed first, then the upstream; the subscriber
+    /// gets this publisher's subscription when the upstream's arrives, and its requests go upstream
+    /// unchanged. The second publisher is asked for one element. Its completion (finished or
+    /// failed) only means it will never trigger: elements keep flowing.
     public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -49,9 +57,11 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = TriggerCore<S, Other.Failure>(downstream: subscriber, mode: .prefix)
-            other.subscribe(TriggerSubscriber<S, Other.Output, Other.Failure>(core: core))
-            upstream.subscribe(core)
+            // Combine's order: the trigger, then the upstream; the downstream gets its
+            // subscription when the upstream's arrives.
+            let inner = PrefixUntilOutputInner<S, Other.Failure>(downstream: subscriber)
+            other.subscribe(UntilOutputTrigger<PrefixUntilOutputInner<S, Other.Failure>, Other.Output>(inner: inner))
+            upstream.subscribe(inner)
         }
     }
 }
@@ -73,39 +83,42 @@ extension Publisher {
     }
 }
 
-/// Upstream side and subscription of drop/prefix(untilOutputFrom:). The trigger publisher's events
-/// arrive through ``TriggerSubscriber``. Deliveries never overlap: a completion caused by the
-/// trigger while an upstream element is being delivered waits for that delivery to return.
-private final class TriggerCore<Downstream: Subscriber, TriggerFailure: Error>: Subscriber, Subscription,
+/// The subscription of `drop(untilOutputFrom:)`, and its upstream's subscriber. The trigger's
+/// events arrive through ``UntilOutputTrigger``.
+///
+/// As in Combine, the downstream gets this subscription before anything is subscribed; its
+/// requests are kept until the upstream's subscription arrives, then go upstream unchanged, and an
+/// element dropped before the trigger fires uses up its demand (returns `.none`). A trigger that
+/// completes before sending an element (finished or failed) completes the downstream with its
+/// completion and cancels the upstream. Delivery follows the engine's contract (``DeliveryTurn``): an
+/// element goes out on the thread that sent it; a completion the trigger causes on another thread
+/// while an element is being delivered waits its turn, and one caused from inside the delivery
+/// (same thread) is delivered nested.
+private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    enum Mode {
-        case drop
-        case prefix
-    }
-
     private struct State {
         var upstream = UpstreamStatus.awaitingSubscription
         var trigger = UpstreamStatus.awaitingSubscription
         var downstream: Downstream?
+        /// What the downstream asked for before the upstream's subscription arrived.
+        var pendingDemand = Subscribers.Demand.none
         var triggered = false
-        var delivering = false
-        var pendingCompletion: Subscribers.Completion<Failure>?
+        /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
+        var turn = DeliveryTurn()
     }
 
     private let lock = Lock()
     private var state: State
-    private let mode: Mode
 
-    init(downstream: Downstream, mode: Mode) {
+    init(downstream: Downstream) {
         state = State(downstream: downstream)
-        self.mode = mode
     }
 
-    var description: String { mode == .drop ? "DropUntilOutput" : "PrefixUntilOutput" }
+    var description: String { "DropUntilOutput" }
 
     // MARK: Trigger
 
@@ -128,41 +141,239 @@ private final class TriggerCore<Downstream: Subscriber, TriggerFailure: Error>: 
         let trigger = state.trigger.terminate()
         lock.unlock()
         trigger?.cancel()
-        if mode == .prefix {
-            end(.finished, cancellingUpstream: true)
+    }
+
+    func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
+        let fired = lock.withLock {
+            state.trigger = .terminal
+            return state.triggered
+        }
+        // A trigger that ends without an element ends the stream, as in Combine.
+        if !fired {
+            end(completion)
         }
     }
 
-    func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>) {
-        lock.withLock { state.trigger = .terminal }
-        // prefix: the trigger can no longer fire, nothing changes. drop: a failure fails everything
-        // (the failure types are the same by the operator's constraint).
-        if mode == .drop, case .failure(let error) = completion, let failure = error as? Failure {
-            end(.failure(failure), cancellingUpstream: true)
-        }
-    }
-
-    /// Completes the downstream now, or after the delivery in progress (which then delivers it).
-    private func end(_ completion: Subscribers.Completion<Failure>, cancellingUpstream: Bool) {
+    /// Cancels both sides and completes the downstream in this thread's turn.
+    private func end(_ completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard let downstream = state.downstream, state.pendingCompletion == nil else {
+        guard let downstream = state.downstream else {
             lock.unlock()
             return
         }
         let upstream = state.upstream.terminate()
         let trigger = state.trigger.terminate()
-        let deliverNow = !state.delivering
-        if deliverNow {
-            state.downstream = nil
-        } else {
-            state.pendingCompletion = completion
+        state.downstream = nil
+        lock.unlock()
+        upstream?.cancel()
+        trigger?.cancel()
+        lock.lock()
+        completeInTurnLocked(downstream, completion)
+    }
+
+    // MARK: Upstream
+
+    func receive(subscription: any Subscription) {
+        lock.lock()
+        guard state.downstream != nil, state.upstream.accept(subscription) else {
+            lock.unlock()
+            subscription.cancel()
+            return
         }
+        let demand = state.pendingDemand
+        state.pendingDemand = .none
+        lock.unlock()
+        if demand > 0 {
+            subscription.request(demand)
+        }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard state.downstream != nil, state.triggered else {
+            // Dropped: its demand is used up, as in Combine.
+            lock.unlock()
+            return .none
+        }
+        return deliverInTurnLocked(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        end(completion)
+    }
+
+    // MARK: Delivery turn
+
+    /// Delivers `input` on this thread, in its turn (waiting for it if another thread holds it;
+    /// nested if this thread does), unless the downstream is gone by then. Called with `lock` held;
+    /// unlocks.
+    private func deliverInTurnLocked(_ input: Input) -> Subscribers.Demand {
+        let nested: Bool
+        switch state.turn.enter(currentThreadID(), name: description) {
+        case .call(let isNested):
+            nested = isNested
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            nested = false
+        }
+        guard let downstream = state.downstream else {
+            // Completed or cancelled meanwhile.
+            leaveTurnLocked(nested: nested)
+            return .none
+        }
+        lock.unlock()
+        let more = downstream.receive(input)
+        lock.lock()
+        leaveTurnLocked(nested: nested)
+        return more
+    }
+
+    /// Delivers `completion` to `downstream` (already detached from the state, so nobody calls it
+    /// after) once this thread has the turn: nested if it holds it, after the delivery in progress
+    /// if another thread does. Called with `lock` held; unlocks.
+    private func completeInTurnLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Failure>) {
+        switch state.turn.enter(currentThreadID(), name: description) {
+        case .call(nested: true):
+            lock.unlock()
+        case .call(nested: false):
+            leaveTurnLocked(nested: false)
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            leaveTurnLocked(nested: false)
+        }
+        downstream.receive(completion: completion)
+    }
+
+    /// Gives the turn back unless nested (the next waiter is woken after unlocking). Unlocks.
+    private func leaveTurnLocked(nested: Bool) {
+        guard !nested else {
+            lock.unlock()
+            return
+        }
+        let exit = state.turn.leave()
+        lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
+    }
+
+    // MARK: Downstream
+
+    func request(_ demand: Subscribers.Demand) {
+        require(demand > 0, "DropUntilOutput: demand must be greater than zero (got \(demand))")
+        lock.lock()
+        guard let upstream = state.upstream.subscription else {
+            if state.downstream != nil, case .awaitingSubscription = state.upstream {
+                state.pendingDemand += demand
+            }
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        upstream.request(demand)
+    }
+
+    func cancel() {
+        lock.lock()
+        let upstream = state.upstream.terminate()
+        let trigger = state.trigger.terminate()
+        let released = state.downstream
+        state.downstream = nil
+        lock.unlock()
+        upstream?.cancel()
+        trigger?.cancel()
+        _ = released
+    }
+}
+
+/// The subscription of `prefix(untilOutputFrom:)`, and its upstream's subscriber. The trigger's
+/// events arrive through ``UntilOutputTrigger``.
+///
+/// As in Combine, the trigger is subscribed first, then the upstream, and the downstream gets this
+/// subscription when the upstream's arrives; requests go upstream unchanged. Delivery follows the
+/// engine's contract (``DeliveryTurn``): an element goes out on the thread that sent it; a
+/// completion the trigger causes on another thread while an element is being delivered waits its
+/// turn, and one caused from inside the delivery (same thread) is delivered nested. A trigger that fires before the upstream's subscription arrived
+/// ends the stream when it arrives: it is cancelled, the downstream gets this subscription, then
+/// `.finished`.
+private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailure: Error>: Subscriber,
+    Subscription, CustomStringConvertible
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private struct State {
+        var upstream = UpstreamStatus.awaitingSubscription
+        var trigger = UpstreamStatus.awaitingSubscription
+        var downstream: Downstream?
+        var triggered = false
+        /// The downstream has this subscription.
+        var handedDown = false
+        /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
+        var turn = DeliveryTurn()
+    }
+
+    private let lock = Lock()
+    private var state: State
+
+    init(downstream: Downstream) {
+        state = State(downstream: downstream)
+    }
+
+    var description: String { "PrefixUntilOutput" }
+
+    // MARK: Trigger
+
+    func triggerReceive(subscription: any Subscription) {
+        let accepted = lock.withLock { state.downstream != nil && state.trigger.accept(subscription) }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        subscription.request(.max(1))
+    }
+
+    func triggerFired() {
+        lock.lock()
+        guard state.downstream != nil, !state.triggered else {
+            lock.unlock()
+            return
+        }
+        state.triggered = true
+        let trigger = state.trigger.terminate()
+        let handedDown = state.handedDown
+        lock.unlock()
+        trigger?.cancel()
+        // Before the downstream has a subscription the stream ends when the upstream's arrives.
+        if handedDown {
+            end(.finished, cancellingUpstream: true)
+        }
+    }
+
+    func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>) {
+        // The trigger can no longer fire; nothing else changes.
+        lock.withLock { state.trigger = .terminal }
+    }
+
+    /// Completes the downstream in this thread's turn.
+    private func end(_ completion: Subscribers.Completion<Failure>, cancellingUpstream: Bool) {
+        lock.lock()
+        guard let downstream = state.downstream else {
+            lock.unlock()
+            return
+        }
+        let upstream = state.upstream.terminate()
+        let trigger = state.trigger.terminate()
+        state.downstream = nil
         lock.unlock()
         if cancellingUpstream { upstream?.cancel() }
         trigger?.cancel()
-        if deliverNow {
-            downstream.receive(completion: completion)
-        }
+        lock.lock()
+        completeInTurnLocked(downstream, completion)
     }
 
     // MARK: Upstream
@@ -174,43 +385,98 @@ private final class TriggerCore<Downstream: Subscriber, TriggerFailure: Error>: 
             subscription.cancel()
             return
         }
+        state.handedDown = true
+        let triggered = state.triggered
+        if triggered {
+            state.upstream = .terminal
+            state.downstream = nil
+        }
         lock.unlock()
-        downstream.receive(subscription: self)
+        if triggered {
+            subscription.cancel()
+            downstream.receive(subscription: self)
+            downstream.receive(completion: .finished)
+        } else {
+            downstream.receive(subscription: self)
+        }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream = state.downstream, state.pendingCompletion == nil else {
+        guard state.downstream != nil else {
             lock.unlock()
             return .none
         }
-        if mode == .drop, !state.triggered {
-            lock.unlock()
-            return .max(1)
-        }
-        state.delivering = true
-        lock.unlock()
-        let more = downstream.receive(input)
-        lock.lock()
-        state.delivering = false
-        guard let completion = state.pendingCompletion else {
-            lock.unlock()
-            return more
-        }
-        state.downstream = nil
-        lock.unlock()
-        downstream.receive(completion: completion)
-        return .none
+        return deliverInTurnLocked(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
         end(completion, cancellingUpstream: false)
     }
 
+    // MARK: Delivery turn
+
+    /// Delivers `input` on this thread, in its turn (waiting for it if another thread holds it;
+    /// nested if this thread does), unless the downstream is gone by then. Called with `lock` held;
+    /// unlocks.
+    private func deliverInTurnLocked(_ input: Input) -> Subscribers.Demand {
+        let nested: Bool
+        switch state.turn.enter(currentThreadID(), name: description) {
+        case .call(let isNested):
+            nested = isNested
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            nested = false
+        }
+        guard let downstream = state.downstream else {
+            // Completed or cancelled meanwhile.
+            leaveTurnLocked(nested: nested)
+            return .none
+        }
+        lock.unlock()
+        let more = downstream.receive(input)
+        lock.lock()
+        leaveTurnLocked(nested: nested)
+        return more
+    }
+
+    /// Delivers `completion` to `downstream` (already detached from the state, so nobody calls it
+    /// after) once this thread has the turn: nested if it holds it, after the delivery in progress
+    /// if another thread does. Called with `lock` held; unlocks.
+    private func completeInTurnLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Failure>) {
+        switch state.turn.enter(currentThreadID(), name: description) {
+        case .call(nested: true):
+            lock.unlock()
+        case .call(nested: false):
+            leaveTurnLocked(nested: false)
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            leaveTurnLocked(nested: false)
+        }
+        downstream.receive(completion: completion)
+    }
+
+    /// Gives the turn back unless nested (the next waiter is woken after unlocking). Unlocks.
+    private func leaveTurnLocked(nested: Bool) {
+        guard !nested else {
+            lock.unlock()
+            return
+        }
+        let exit = state.turn.leave()
+        lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
+    }
+
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "\(description): demand must be greater than zero (got \(demand))")
+        require(demand > 0, "PrefixUntilOutput: demand must be greater than zero (got \(demand))")
         lock.withLock { state.upstream.subscription }?.request(demand)
     }
 
@@ -227,16 +493,33 @@ private final class TriggerCore<Downstream: Subscriber, TriggerFailure: Error>: 
     }
 }
 
-private final class TriggerSubscriber<Downstream: Subscriber, Input, Failure: Error>: Subscriber, CustomStringConvertible {
-    let core: TriggerCore<Downstream, Failure>
+/// What an until-output inner does with its trigger's events.
+private protocol UntilOutputTriggered: AnyObject, CustomStringConvertible {
+    associatedtype TriggerFailure: Error
+    func triggerReceive(subscription: any Subscription)
+    func triggerFired()
+    func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>)
+}
 
-    init(core: TriggerCore<Downstream, Failure>) { self.core = core }
+extension DropUntilOutputInner: UntilOutputTriggered {
+    typealias TriggerFailure = Downstream.Failure
+}
 
-    var description: String { core.description }
-    func receive(subscription: any Subscription) { core.triggerReceive(subscription: subscription) }
+extension PrefixUntilOutputInner: UntilOutputTriggered {}
+
+/// Subscribes an until-output inner to its trigger publisher.
+private final class UntilOutputTrigger<Inner: UntilOutputTriggered, Input>: Subscriber, CustomStringConvertible {
+    typealias Failure = Inner.TriggerFailure
+    let inner: Inner
+
+    init(inner: Inner) { self.inner = inner }
+
+    var description: String { inner.description }
+    func receive(subscription: any Subscription) { inner.triggerReceive(subscription: subscription) }
     func receive(_ input: Input) -> Subscribers.Demand {
-        core.triggerFired()
+        inner.triggerFired()
         return .none
     }
-    func receive(completion: Subscribers.Completion<Failure>) { core.triggerCompleted(completion) }
+    func receive(completion: Subscribers.Completion<Failure>) { inner.triggerCompleted(completion) }
 }
+

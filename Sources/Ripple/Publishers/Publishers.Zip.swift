@@ -5,7 +5,9 @@ extension Publishers {
     /// A publisher created by applying the zip function to 2 upstream publishers.
     ///
     /// It pairs the n-th elements of every upstream; it finishes as soon as an upstream that has
-    /// finished has no element left to pair, and fails as soon as one fails.
+    /// finished has no element left to pair, and fails as soon as one fails; then it cancels the
+    /// others. As in Combine, the upstreams are subscribed first and the subscriber gets its
+    /// subscription once every upstream has handed over its own.
     public struct Zip<A, B>: Publisher
     where A: Publisher, B: Publisher,
         A.Failure == B.Failure {
@@ -29,7 +31,7 @@ extension Publishers {
             let core = CombinerCore(downstream: subscriber, count: 2, mode: .zip, name: "Zip")
             let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .zip)
             let childB = CombinerChild<S, B.Output, Failure>(core: core, index: 1, mode: .zip)
-            core.start { (childA.take(), childB.take()) }
+            core.prepare { (childA.take(), childB.take()) }
             core.subscribe(a, child: childA)
             core.subscribe(b, child: childB)
         }
@@ -38,7 +40,9 @@ extension Publishers {
     /// A publisher created by applying the zip function to 3 upstream publishers.
     ///
     /// It pairs the n-th elements of every upstream; it finishes as soon as an upstream that has
-    /// finished has no element left to pair, and fails as soon as one fails.
+    /// finished has no element left to pair, and fails as soon as one fails; then it cancels the
+    /// others. As in Combine, the upstreams are subscribed first and the subscriber gets its
+    /// subscription once every upstream has handed over its own.
     public struct Zip3<A, B, C>: Publisher
     where A: Publisher, B: Publisher, C: Publisher,
         A.Failure == B.Failure,
@@ -67,7 +71,7 @@ extension Publishers {
             let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .zip)
             let childB = CombinerChild<S, B.Output, Failure>(core: core, index: 1, mode: .zip)
             let childC = CombinerChild<S, C.Output, Failure>(core: core, index: 2, mode: .zip)
-            core.start { (childA.take(), childB.take(), childC.take()) }
+            core.prepare { (childA.take(), childB.take(), childC.take()) }
             core.subscribe(a, child: childA)
             core.subscribe(b, child: childB)
             core.subscribe(c, child: childC)
@@ -77,7 +81,9 @@ extension Publishers {
     /// A publisher created by applying the zip function to 4 upstream publishers.
     ///
     /// It pairs the n-th elements of every upstream; it finishes as soon as an upstream that has
-    /// finished has no element left to pair, and fails as soon as one fails.
+    /// finished has no element left to pair, and fails as soon as one fails; then it cancels the
+    /// others. As in Combine, the upstreams are subscribed first and the subscriber gets its
+    /// subscription once every upstream has handed over its own.
     public struct Zip4<A, B, C, D>: Publisher
     where A: Publisher, B: Publisher, C: Publisher, D: Publisher,
         A.Failure == B.Failure,
@@ -111,7 +117,7 @@ extension Publishers {
             let childB = CombinerChild<S, B.Output, Failure>(core: core, index: 1, mode: .zip)
             let childC = CombinerChild<S, C.Output, Failure>(core: core, index: 2, mode: .zip)
             let childD = CombinerChild<S, D.Output, Failure>(core: core, index: 3, mode: .zip)
-            core.start { (childA.take(), childB.take(), childC.take(), childD.take()) }
+            core.prepare { (childA.take(), childB.take(), childC.take(), childD.take()) }
             core.subscribe(a, child: childA)
             core.subscribe(b, child: childB)
             core.subscribe(c, child: childC)

@@ -55,8 +55,80 @@ import Testing
         upstream.send(0)
         #expect(inner.subscription.requests == [.max(1)])
         #expect(inner.send(1) == .max(1))
-        #expect(inner.send(2) == .none)
+        // Combine: a delivered element asks for the next one even with the demand used up.
+        #expect(inner.send(2) == .max(1))
+        #expect(inner.send(3) == .none)
         #expect(recorder.values == [1, 2])
+        recorder.request(.max(1))
+        #expect(recorder.values == [1, 2, 3])
+        #expect(inner.subscription.requests == [.max(1), .max(1)])
+    }
+
+    // Combine's demand: a new inner publisher is asked for one element at once, even while the
+    // downstream has no demand; its element waits, and when it finishes its place goes to the next.
+    @Test func newInnerIsAskedForOneElementWithoutDownstreamDemand() {
+        let log = OrderLog()
+        let upstream = LoggedPublisher<Int, Never>("up", log: log)
+        let inner = LoggedPublisher<Int, Never>("inner", log: log)
+        let subscriber = LoggedSubscriber<Int, Never>(log: log, demand: nil)
+        upstream.flatMap(maxPublishers: .max(1)) { _ in inner }.subscribe(subscriber)
+        upstream.send(0)
+        #expect(inner.send(7) == .none)
+        inner.send(completion: .finished)
+        #expect(log.entries == [
+            "S subscription FlatMap", "up subscribed", "up request max(1)",
+            "inner subscribed", "inner request max(1)",
+            "up request max(1)",
+        ])
+        subscriber.subscription?.request(.max(1))
+        #expect(log.entries.last == "S value 7")
+    }
+
+    // The case the conformance oracle found: over a CurrentValueSubject, values sent while an inner
+    // publisher waits for demand. Each inner publisher finishes after its element, so the subject is
+    // asked for the next one at once: every value sent gets its run.
+    @Test func currentValueSubjectWithOneInnerAtATime() {
+        let subject = CurrentValueSubject<Int, Never>(5)
+        let recorder = Recorder(for: subject.flatMap(maxPublishers: .max(1)) { [$0 * 10].publisher }, demand: .max(1))
+        subject.send(2)
+        subject.send(5)
+        subject.send(1)
+        #expect(recorder.values == [50])
+        recorder.request(.unlimited)
+        #expect(recorder.values == [50, 20, 50, 10])
+    }
+
+    // Combine's demand: each element delivered asks its inner publisher for the next one, demand or
+    // not; that one waits, and the inner publisher finishing frees its place for the next.
+    @Test func deliveredElementAsksItsInnerForTheNext() {
+        let log = OrderLog()
+        let upstream = LoggedPublisher<Int, Never>("up", log: log)
+        let inner = LoggedPublisher<Int, Never>("inner", log: log)
+        let subscriber = LoggedSubscriber<Int, Never>(log: log, demand: .max(1))
+        upstream.flatMap(maxPublishers: .max(1)) { _ in inner }.subscribe(subscriber)
+        upstream.send(0)
+        #expect(inner.send(5) == .max(1))
+        #expect(inner.send(2) == .none)
+        inner.send(completion: .finished)
+        #expect(log.entries.suffix(3) == ["inner request max(1)", "S value 5", "up request max(1)"])
+        subscriber.subscription?.request(.max(1))
+        #expect(log.entries.last == "S value 2")
+    }
+
+    // Combine's order: an inner publisher asked for its next element while queued values are
+    // delivered sends it from inside that request; it waits behind the refill request that the
+    // inner publisher's completion causes.
+    @Test func elementSentFromInsideTheRenewedRequestWaits() {
+        let log = OrderLog()
+        let upstream = LoggedPublisher<Int, Never>("up", log: log)
+        let subscriber = LoggedSubscriber<Int, Never>(log: log, demand: nil)
+        upstream.flatMap(maxPublishers: .max(1)) { _ in [2, 0].publisher }.subscribe(subscriber)
+        upstream.send(0)
+        subscriber.subscription?.request(.max(3))
+        #expect(log.entries == [
+            "S subscription FlatMap", "up subscribed", "up request max(1)",
+            "S value 2", "up request max(1)", "S value 0",
+        ])
     }
 
     @Test func failureTypeOverloads() {

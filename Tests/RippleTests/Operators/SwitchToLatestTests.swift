@@ -36,6 +36,49 @@ import Testing
         #expect(second.subscription.requests == [.max(2)])
     }
 
+    // Combine's order: the downstream gets its subscription first, then the upstream of
+    // publishers is subscribed and asked for `.unlimited`; a new inner publisher is asked for the
+    // outstanding demand, later requests go to the current inner publisher, and what the downstream
+    // returns for an element goes back to that inner publisher as the return of its receive(_:).
+    @Test func subscriptionOrderAndDemand() {
+        let log = OrderLog()
+        let upstream = LoggedPublisher<LoggedPublisher<Int, Never>, Never>("up", log: log)
+        let first = LoggedPublisher<Int, Never>("first", log: log)
+        let second = LoggedPublisher<Int, Never>("second", log: log)
+        let subscriber = LoggedSubscriber<Int, Never>(log: log, demand: .max(2), onValue: { $0 == 1 ? .max(1) : .none })
+        upstream.switchToLatest().subscribe(subscriber)
+        upstream.send(first)
+        #expect(first.send(1) == .max(1))
+        subscriber.subscription?.request(.max(4))
+        upstream.send(second)
+        #expect(log.entries == [
+            "S subscription SwitchToLatest", "up subscribed", "up request unlimited",
+            "first subscribed", "first request max(2)", "S value 1",
+            "first request max(4)",
+            "first cancel", "second subscribed", "second request max(6)",
+        ])
+    }
+
+    // Completion order: an inner failure cancels the upstream, then fails; the upstream's failure
+    // cancels the current inner publisher, then fails.
+    @Test func failuresCancelTheOtherSideFirst() {
+        let log = OrderLog()
+        let upstream = LoggedPublisher<LoggedPublisher<Int, TestError>, TestError>("up", log: log)
+        let inner = LoggedPublisher<Int, TestError>("inner", log: log)
+        upstream.switchToLatest().subscribe(LoggedSubscriber<Int, TestError>(log: log, demand: .max(1)))
+        upstream.send(inner)
+        inner.send(completion: .failure(TestError(id: 1)))
+        #expect(log.entries.suffix(2) == ["up cancel", "S completion failure TestError(1)"])
+
+        let log2 = OrderLog()
+        let upstream2 = LoggedPublisher<LoggedPublisher<Int, TestError>, TestError>("up", log: log2)
+        let inner2 = LoggedPublisher<Int, TestError>("inner", log: log2)
+        upstream2.switchToLatest().subscribe(LoggedSubscriber<Int, TestError>(log: log2, demand: .max(1)))
+        upstream2.send(inner2)
+        upstream2.send(completion: .failure(TestError(id: 2)))
+        #expect(log2.entries.suffix(2) == ["inner cancel", "S completion failure TestError(2)"])
+    }
+
     @Test func finishesWhenOuterAndCurrentInnerHaveFinished() {
         let outer = PassthroughSubject<Just<Int>, Never>()
         let recorder = Recorder(for: outer.switchToLatest())

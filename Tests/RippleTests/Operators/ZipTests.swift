@@ -66,6 +66,85 @@ import Testing
         #expect(recorder.events == [.subscription, .failure("TestError(1)")])
     }
 
+    // Combine's order: every upstream is subscribed before the downstream gets its subscription
+    // (from inside the last upstream's), then the downstream's demand goes to each.
+    @Test func upstreamsAreSubscribedBeforeTheDownstreamGetsItsSubscription() {
+        let log = OrderLog()
+        let a = LoggedPublisher<Int, Never>("a", log: log)
+        let b = LoggedPublisher<Int, Never>("b", log: log)
+        let c = LoggedPublisher<Int, Never>("c", log: log)
+        a.zip(b, c).subscribe(LoggedSubscriber<(Int, Int, Int), Never>(log: log, demand: .max(2)))
+        #expect(log.entries == [
+            "a subscribed", "b subscribed", "c subscribed", "S subscription Zip3",
+            "a request max(2)", "b request max(2)", "c request max(2)",
+        ])
+    }
+
+    // Combine's completion order: a finished child with nothing buffered finishes the downstream,
+    // then the others are cancelled.
+    @Test func finishesBeforeCancellingTheOthers() {
+        let log = OrderLog()
+        let a = LoggedPublisher<Int, Never>("a", log: log)
+        let b = LoggedPublisher<Int, Never>("b", log: log)
+        a.zip(b, +).subscribe(LoggedSubscriber<Int, Never>(log: log, demand: .unlimited))
+        a.send(completion: .finished)
+        #expect(log.entries.suffix(2) == ["S completion finished", "b cancel"])
+    }
+
+    @Test func failsBeforeCancellingTheOthers() {
+        let log = OrderLog()
+        let a = LoggedPublisher<Int, TestError>("a", log: log)
+        let b = LoggedPublisher<Int, TestError>("b", log: log)
+        a.zip(b, +).subscribe(LoggedSubscriber<Int, TestError>(log: log, demand: .unlimited))
+        b.send(completion: .failure(TestError(id: 3)))
+        #expect(log.entries.suffix(2) == ["S completion failure TestError(3)", "a cancel"])
+    }
+
+    // A child that completes before the others are subscribed: the downstream gets its subscription
+    // first, then the completion.
+    @Test func earlyCompletionComesAfterTheSubscription() {
+        let recorder = Recorder(for: Empty<Int, Never>().zip(ManualPublisher<Int, Never>(), +))
+        #expect(recorder.events == [.subscription, .finished])
+        let failing = Recorder(for: Fail<Int, TestError>(error: TestError(id: 2)).zip(Just(1).setFailureType(to: TestError.self), +))
+        #expect(failing.events == [.subscription, .failure("TestError(2)")])
+    }
+
+    // Combine's demand: what the downstream returns for a tuple goes back, as the return of
+    // receive(_:), to the child whose value completed it, and to no other child.
+    @Test func returnedDemandGoesBackToTheChildThatCompletedTheTuple() {
+        let log = OrderLog()
+        let a = LoggedPublisher<Int, Never>("a", log: log)
+        let b = LoggedPublisher<Int, Never>("b", log: log)
+        a.zip(b, +).subscribe(LoggedSubscriber<Int, Never>(log: log, demand: .max(1), onValue: { _ in .max(3) }))
+        #expect(a.send(1) == .none)
+        #expect(b.send(2) == .max(3))
+        #expect(log.entries.suffix(3) == ["a request max(1)", "b request max(1)", "S value 3"])
+        // The demand counts: three more tuples go out.
+        for value in 1...3 {
+            a.send(value)
+            b.send(value)
+        }
+        #expect(log.entries.filter { $0.hasPrefix("S value") } == ["S value 3", "S value 2", "S value 4", "S value 6"])
+    }
+
+    // A request made from inside the delivery goes to the other children at once and back to the
+    // child that completed the tuple as the return of its receive(_:).
+    @Test func requestFromInsideTheDeliveryGoesToTheOthersAndBackToTheSendingChild() {
+        let log = OrderLog()
+        let a = LoggedPublisher<Int, Never>("a", log: log)
+        let b = LoggedPublisher<Int, Never>("b", log: log)
+        let box = Locked<(any Subscription)?>(nil)
+        let subscriber = LoggedSubscriber<Int, Never>(log: log, demand: .max(1), onValue: { _ in
+            box.current?.request(.max(2))
+            return .none
+        })
+        a.zip(b, +).subscribe(subscriber)
+        box.withLock { $0 = subscriber.subscription }
+        a.send(1)
+        #expect(b.send(2) == .max(2))
+        #expect(log.entries.suffix(2) == ["S value 3", "a request max(2)"])
+    }
+
     @Test func aritiesThreeAndFour() {
         let three = Recorder(for: Just(1).zip(Just(2), Just(3)) { $0 + $1 + $2 })
         #expect(three.values == [6])

@@ -47,7 +47,7 @@ enum ReentrancyMatrix {
             .completion: [.send: "S 1 2 F", .complete: "S 1 2 F", .cancel: "S 1 2 F", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S F"],
         ],
         .buffer: [
-            .subscription: [.send: "S 1 2 F", .complete: "S F", .cancel: "S", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S 1 2 F"],
+            .subscription: [.send: "S 100 1 2 F", .complete: "S F", .cancel: "S", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S 1 2 F"],
             .value: [.send: "S 1 100 2 F", .complete: "S 1 F", .cancel: "S 1", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S 2 F"],
             .completion: [.send: "S 1 2 F", .complete: "S 1 2 F", .cancel: "S 1 2 F", .request: "S 1 2 F", .subscribeAnother: "S 1 2 F / other: S F"],
         ],
