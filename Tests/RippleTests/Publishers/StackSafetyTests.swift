@@ -75,27 +75,34 @@ extension Heavy {
         }
 
         @Test func aLongLeftNestedChainOfConcatenationsDoesNotOverflow() {
-            // `chain = chain.append(next)` thirty thousand times, erased at each step: every level
-            // joins the outermost concatenation's run instead of nesting a subscription.
-            var chain = Just(0).eraseToAnyPublisher()
-            for next in 1..<30_000 {
-                chain = chain.append(Just(next)).eraseToAnyPublisher()
+            let (firstThree, all, finished) = onSanitizerSizedStack { () -> ([Int], [Int], Bool) in
+                // `chain = chain.append(next)` thirty thousand times, erased at each step: every
+                // level joins the outermost concatenation's run instead of nesting a subscription.
+                var chain = Just(0).eraseToAnyPublisher()
+                for next in 1..<30_000 {
+                    chain = chain.append(Just(next)).eraseToAnyPublisher()
+                }
+                let recorder = Recorder(for: chain, demand: .max(3))
+                let firstThree = recorder.values
+                recorder.subscription?.request(.unlimited)
+                return (firstThree, recorder.values, recorder.events.last == .finished)
             }
-            let recorder = Recorder(for: chain, demand: .max(3))
-            #expect(recorder.values == [0, 1, 2])
-            recorder.subscription?.request(.unlimited)
-            #expect(recorder.values == Array(0..<30_000))
-            #expect(recorder.events.last == .finished)
+            #expect(firstThree == [0, 1, 2])
+            #expect(all == Array(0..<30_000))
+            #expect(finished)
         }
 
         @Test func aLongRightNestedChainOfConcatenationsDoesNotOverflow() {
-            var chain = Just(29_999).eraseToAnyPublisher()
-            for next in (0..<29_999).reversed() {
-                chain = Just(next).append(chain).eraseToAnyPublisher()
+            let (all, finished) = onSanitizerSizedStack { () -> ([Int], Bool) in
+                var chain = Just(29_999).eraseToAnyPublisher()
+                for next in (0..<29_999).reversed() {
+                    chain = Just(next).append(chain).eraseToAnyPublisher()
+                }
+                let recorder = Recorder(for: chain)
+                return (recorder.values, recorder.events.last == .finished)
             }
-            let recorder = Recorder(for: chain)
-            #expect(recorder.values == Array(0..<30_000))
-            #expect(recorder.events.last == .finished)
+            #expect(all == Array(0..<30_000))
+            #expect(finished)
         }
 
         @Test func aConcatenationInsideRetryIsRetriedWhole() {

@@ -48,3 +48,23 @@ func completesWithin(seconds: Double = 30, _ body: @escaping @Sendable () -> Voi
     }
     return done.wait(timeout: .now() + seconds) == .success
 }
+
+/// Runs `body` on a thread with a large stack when the tests run under a sanitizer, whose larger
+/// frames make the structures a stack-depth test builds (a 30,000-deep chain of nested publishers,
+/// released recursively) deeper than a test runner thread's stack; otherwise on the calling thread,
+/// so a stack-depth test keeps its meaning where it counts. Returns what `body` returned (check it
+/// on the test's own thread).
+func onSanitizerSizedStack<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+    guard ProcessInfo.processInfo.environment["RIPPLE_SANITIZED"] != nil else { return body() }
+    let done = DispatchSemaphore(value: 0)
+    let result = Locked<Result?>(nil)
+    let thread = Thread {
+        let value = body()
+        result.withLock { $0 = value }
+        done.signal()
+    }
+    thread.stackSize = 1 << 30
+    thread.start()
+    done.wait()
+    return result.withLock { $0! }
+}
