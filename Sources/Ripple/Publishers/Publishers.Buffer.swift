@@ -74,6 +74,14 @@ extension Publisher {
     }
 }
 
+/// The subscriber and subscription behind ``Publishers/Buffer``.
+///
+/// Delivery follows the engine's contract (``DeliveryTurn``): an element that arrives while the
+/// downstream has demand and nothing is buffered is delivered on the thread that sent it; a thread
+/// that finds another one delivering waits its turn, in arrival order, and then delivers; an element
+/// sent from inside the downstream's `receive` on the same thread is delivered nested. Buffered
+/// elements and a due completion are delivered by the thread that brings the demand or the event,
+/// in its turn.
 private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -84,7 +92,8 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         var demand = Subscribers.Demand.none
         var buffer = FIFO<Input>()
         var completion: Subscribers.Completion<Failure>?
-        var delivering = false
+        /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
+        var turn = DeliveryTurn()
         /// The downstream has this subscription: a completion may go out.
         var handedDown = false
     }
@@ -119,63 +128,87 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         downstream.receive(subscription: self)
         // A completion that arrived before the hand-off is delivered now if nothing else does.
         lock.lock()
-        guard !state.delivering, state.downstream != nil, state.completion != nil else {
+        guard state.downstream != nil, state.completion != nil else {
             lock.unlock()
             return
         }
-        state.delivering = true
-        _ = drainLocked()
+        _ = takeTurnThenDrainLocked()
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream = state.downstream, state.completion == nil else {
+        guard state.downstream != nil, state.completion == nil else {
             lock.unlock()
             return .none
         }
-        if !state.delivering, state.demand > 0, state.buffer.isEmpty {
-            state.delivering = true
+        if state.demand > 0, state.buffer.isEmpty {
             state.demand -= 1
-            lock.unlock()
-            let more = downstream.receive(input)
-            lock.lock()
-            state.demand += more
-            return drainLocked() + refill(1)
+            return deliverLocked(input)
         }
         if state.buffer.count < size {
             state.buffer.append(input)
-        } else {
-            switch whenFull {
-            case .dropNewest:
-                lock.unlock()
-                return refill(1)
-            case .dropOldest:
-                _ = state.buffer.popFirst()
-                state.buffer.append(input)
-                lock.unlock()
-                return refill(1)
-            case .customError(let makeError):
-                let upstream = state.upstream.terminate()
-                state.buffer.removeAll()
-                state.completion = .failure(makeError())
-                lock.unlock()
-                upstream?.cancel()
-                lock.lock()
-                guard !state.delivering else {
-                    lock.unlock()
-                    return .none
-                }
-                state.delivering = true
-                _ = drainLocked()
-                return .none
-            }
-        }
-        guard !state.delivering else {
             lock.unlock()
             return .none
         }
-        state.delivering = true
-        return drainLocked()
+        switch whenFull {
+        case .dropNewest:
+            lock.unlock()
+            return refill(1)
+        case .dropOldest:
+            let dropped = state.buffer.popFirst()
+            state.buffer.append(input)
+            lock.unlock()
+            withExtendedLifetime(dropped) {}
+            return refill(1)
+        case .customError(let makeError):
+            let upstream = state.upstream.terminate()
+            let dropped = state.buffer
+            state.buffer = FIFO()
+            lock.unlock()
+            withExtendedLifetime(dropped) {}
+            // The error is made after unlocking (it is user code), before the cancel, as in Combine.
+            let error = makeError()
+            upstream?.cancel()
+            lock.lock()
+            guard state.downstream != nil, state.completion == nil else {
+                lock.unlock()
+                return .none
+            }
+            state.completion = .failure(error)
+            _ = takeTurnThenDrainLocked()
+            return .none
+        }
+    }
+
+    /// Delivers `input`, for which one demand was taken, in this thread's turn. Called with `lock`
+    /// held; unlocks. Returns what the upstream is owed.
+    private func deliverLocked(_ input: Input) -> Subscribers.Demand {
+        let nested: Bool
+        switch state.turn.enter(currentThreadID(), name: "Buffer") {
+        case .call(let isNested):
+            nested = isNested
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            nested = false
+        }
+        guard let downstream = state.downstream else {
+            // Cancelled or completed while this thread waited.
+            leaveTurnLocked()
+            return .none
+        }
+        lock.unlock()
+        let more = downstream.receive(input)
+        lock.lock()
+        state.demand += more
+        if nested {
+            // The outermost call on this thread drains.
+            lock.unlock()
+            return refill(1)
+        }
+        return drainLocked() + refill(1)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -186,12 +219,7 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         }
         state.upstream = .terminal
         state.completion = completion
-        guard !state.delivering else {
-            lock.unlock()
-            return
-        }
-        state.delivering = true
-        _ = drainLocked()
+        _ = takeTurnThenDrainLocked()
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -201,13 +229,9 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
             lock.unlock()
             return
         }
-        state.demand += demand
-        guard !state.delivering else {
-            lock.unlock()
-            return
-        }
-        state.delivering = true
-        let delivered = drainLocked()
+        // The demand counts from this thread's turn on: the thread that brings it delivers what it
+        // allows.
+        let delivered = takeTurnThenDrainLocked(adding: demand)
         if delivered > 0, let upstream = lock.withLock({ state.upstream.subscription }) {
             upstream.request(delivered)
         }
@@ -218,10 +242,12 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         let upstream = state.upstream.terminate()
         let released = state.downstream
         state.downstream = nil
-        state.buffer.removeAll()
+        // Buffered elements leave the locked state here and are released after unlocking.
+        let dropped = state.buffer
+        state.buffer = FIFO()
         lock.unlock()
         upstream?.cancel()
-        _ = released
+        withExtendedLifetime((released, dropped)) {}
     }
 
     /// keepFull asks for one more element per element that left the buffer (or passed by it).
@@ -229,9 +255,39 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         prefetch == .keepFull ? .max(count) : .none
     }
 
-    /// Delivers buffered elements while there is demand, then a due completion. Called with the
-    /// lock held and `delivering` set; unlocks. Returns the refill owed upstream for the buffered
-    /// elements it delivered.
+    /// With the lock held: takes the delivery turn (waiting for it if another thread holds it), then
+    /// drains. If this thread already holds it (a call from inside the downstream), the outer call
+    /// drains instead. Unlocks. Returns the refill owed upstream for the buffered elements delivered.
+    /// `demand` is added once the turn is this thread's (or at once, nested).
+    private func takeTurnThenDrainLocked(adding demand: Subscribers.Demand = .none) -> Subscribers.Demand {
+        switch state.turn.enter(currentThreadID(), name: "Buffer") {
+        case .call(nested: true):
+            state.demand += demand
+            lock.unlock()
+            return .none
+        case .call(nested: false):
+            state.demand += demand
+            return drainLocked()
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            if state.downstream != nil { state.demand += demand }
+            return drainLocked()
+        }
+    }
+
+    /// Gives the delivery turn back (to the next waiter, woken after unlocking). Unlocks.
+    private func leaveTurnLocked() {
+        let exit = state.turn.leave()
+        lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
+    }
+
+    /// Delivers buffered elements while there is demand, then a due completion, and gives the turn
+    /// back. Called with `lock` and the turn held; unlocks. Returns the refill owed upstream for the
+    /// buffered elements it delivered.
     private func drainLocked() -> Subscribers.Demand {
         var delivered = 0
         while let downstream = state.downstream {
@@ -250,15 +306,19 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
                 state.buffer.isEmpty ? (state.demand > 0 || !completion.isFinished) : state.demand == 0 && !completion.isFinished
             {
                 state.downstream = nil
-                state.delivering = false
+                let dropped = state.buffer
+                state.buffer = FIFO()
+                // Nobody calls the downstream after this: the turn can go now.
+                let exit = state.turn.leave()
                 lock.unlock()
+                if case .handOff(let next) = exit { next.wake() }
                 downstream.receive(completion: completion)
+                withExtendedLifetime(dropped) {}
                 return .none
             }
             break
         }
-        state.delivering = false
-        lock.unlock()
+        leaveTurnLocked()
         return refill(delivered)
     }
 }

@@ -66,9 +66,14 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     }
 }
 
-/// The subscription behind ``Publishers/SwitchToLatest``. Deliveries never overlap: a value that
-/// arrives while another thread delivers (an old inner publisher racing the new one) is queued and
-/// delivered by that thread.
+/// The subscription behind ``Publishers/SwitchToLatest``.
+///
+/// Delivery follows the engine's contract (``DeliveryTurn``): a value that arrives while there is
+/// demand is delivered on the thread that sent it; a thread that finds another one delivering (an
+/// old inner publisher racing the new one) waits its turn, in arrival order, and then delivers its
+/// own value; a send from inside the downstream's `receive` on the same thread is delivered nested.
+/// Values that arrive without demand wait in a queue and are delivered, in arrival order, by the
+/// thread that brings the demand; a completion is delivered by the thread that brings it, in its turn.
 final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConvertible {
     private struct State {
         var downstream: Downstream?
@@ -79,7 +84,8 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
         var childRunning = false
         var pending = FIFO<Downstream.Input>()
         var failure: Downstream.Failure?
-        var delivering = false
+        /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
+        var turn = DeliveryTurn()
     }
 
     private let lock = Lock()
@@ -131,7 +137,7 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
         if case .failure(let error) = completion, state.failure == nil {
             state.failure = error
         }
-        drainOrLeaveLocked()
+        takeTurnThenDrainLocked()
     }
 
     // MARK: Downstream
@@ -143,9 +149,9 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
             lock.unlock()
             return
         }
-        state.demand += demand
-        let child = state.child
-        drainOrLeaveLocked()
+        // The demand counts from this thread's turn on: the thread that brings it delivers the
+        // queued values it allows, then hands it to the current inner publisher.
+        let child = takeTurnThenDrainLocked(adding: demand)
         child?.request(demand)
     }
 
@@ -156,11 +162,13 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
         let released = state.downstream
         state.downstream = nil
         state.child = nil
-        state.pending.removeAll()
+        // Queued values leave the locked state here and are released after unlocking.
+        let dropped = state.pending
+        state.pending = FIFO()
         lock.unlock()
         outer?.cancel()
         child?.cancel()
-        _ = released
+        withExtendedLifetime((released, dropped)) {}
     }
 
     // MARK: Children
@@ -182,21 +190,43 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
 
     private func childReceive(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream = state.downstream, generation == state.generation else {
+        guard state.downstream != nil, generation == state.generation else {
             lock.unlock()
             return .none
         }
-        guard !state.delivering, state.demand > 0, state.pending.isEmpty else {
+        guard state.demand > 0, state.pending.isEmpty else {
+            // No demand (or older values still wait for it): the value waits for a request; the
+            // thread that brings the demand delivers it.
             state.pending.append(input)
-            drainOrLeaveLocked()
+            lock.unlock()
             return .none
         }
-        state.delivering = true
         state.demand -= 1
+        let nested: Bool
+        switch state.turn.enter(currentThreadID(), name: "SwitchToLatest") {
+        case .call(let isNested):
+            nested = isNested
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            nested = false
+        }
+        guard let downstream = state.downstream else {
+            // Cancelled or completed while this thread waited.
+            leaveTurnLocked()
+            return .none
+        }
         lock.unlock()
         let more = downstream.receive(input)
         lock.lock()
         state.demand += more
+        if nested {
+            // The outermost call on this thread drains.
+            lock.unlock()
+            return more
+        }
         drainLocked()
         return more
     }
@@ -212,20 +242,52 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
         if case .failure(let error) = completion, state.failure == nil {
             state.failure = error
         }
-        drainOrLeaveLocked()
+        takeTurnThenDrainLocked()
     }
 
-    /// Drains unless another thread is delivering (it will see the change). Unlocks.
-    private func drainOrLeaveLocked() {
-        if state.delivering {
+    /// With the lock held: takes the delivery turn (waiting for it if another thread holds it), then
+    /// drains. If this thread already holds it (a call from inside the downstream), the outer call
+    /// drains instead. Unlocks.
+    /// `demand` is added once the turn is this thread's (or at once, nested); returns the inner
+    /// subscription current at that moment (the one the demand is for).
+    @discardableResult
+    private func takeTurnThenDrainLocked(adding demand: Subscribers.Demand = .none) -> (any Subscription)? {
+        switch state.turn.enter(currentThreadID(), name: "SwitchToLatest") {
+        case .call(nested: true):
+            state.demand += demand
+            let child = state.child
             lock.unlock()
-            return
+            return child
+        case .call(nested: false):
+            state.demand += demand
+            let child = state.child
+            drainLocked()
+            return child
+        case .wait(let waiter):
+            let queue = state.turn.queue.unsafelyUnwrapped
+            lock.unlock()
+            waiter.waitForTurn(on: queue)
+            lock.lock()
+            guard state.downstream != nil else {
+                drainLocked()
+                return nil
+            }
+            state.demand += demand
+            let child = state.child
+            drainLocked()
+            return child
         }
-        state.delivering = true
-        drainLocked()
     }
 
-    /// Called with `lock` held and `delivering` set; unlocks.
+    /// Gives the delivery turn back (to the next waiter, woken after unlocking). Unlocks.
+    private func leaveTurnLocked() {
+        let exit = state.turn.leave()
+        lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
+    }
+
+    /// Delivers queued values while there is demand, then a due completion, and gives the turn
+    /// back. Called with `lock` and the turn held; unlocks.
     private func drainLocked() {
         var extra = Subscribers.Demand.none
         while let downstream = state.downstream {
@@ -249,24 +311,30 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
             break
         }
         let child = state.child
-        state.delivering = false
+        let exit = state.turn.leave()
         lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
         // Demand returned for queued values goes to the current inner publisher.
         if extra > 0 { child?.request(extra) }
     }
 
+    /// Ends the stream: cancels what still runs, gives the turn back and completes. Unlocks.
     private func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
         let outer = state.outer.terminate()
         let child = state.child
         state.downstream = nil
         state.child = nil
         state.childRunning = false
-        state.pending.removeAll()
-        state.delivering = false
+        let dropped = state.pending
+        state.pending = FIFO()
+        // Nobody calls the downstream after this (`downstream` is nil): the turn can go now.
+        let exit = state.turn.leave()
         lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
         outer?.cancel()
         child?.cancel()
         downstream.receive(completion: completion)
+        withExtendedLifetime(dropped) {}
     }
 
     private final class Child: Subscriber, CustomStringConvertible {
