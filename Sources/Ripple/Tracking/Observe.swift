@@ -36,7 +36,8 @@ private func runIsolated(to actor: isolated any Actor, _ job: @Sendable () -> Vo
 ///
 /// - Re-runs read the new values (they start after the store).
 /// - Bursts coalesce: changes that land while a re-run is pending or running cause one more run,
-///   not one per change.
+///   not one per change. A change made on another thread while a run is under way is picked up by
+///   the thread running it, which runs again right after (for as long as such changes keep coming).
 /// - A body that writes what it reads (`observe { model.count += 1 }`) runs once per outside
 ///   change: its own writes do not trigger it.
 /// - `body` inherits the caller's isolation, as the toolchain's `Task { }` does: called from
