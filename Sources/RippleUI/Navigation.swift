@@ -200,12 +200,24 @@ public struct NavigationLink<Label: View, Destination: View>: _PrimitiveView {
     public func _children() -> [_Child] { [_Child(label, key: "label")] }
 
     public func _update(node: _NodeHandle, previous: NavigationLink?) {
-        // A pushed view link shows the destination its link builds now.
-        guard previous != nil, let context = node.environment.navigationContext,
+        // A pushed view link shows the destination its link builds now — when that differs from the
+        // one it built before (re-evaluating the stack updates this link again: an unchanged
+        // destination must not mark the stack once more).
+        guard let previous, let context = node.environment.navigationContext,
             context.pushed.value.contains(where: { $0.link == ObjectIdentifier(node) }),
-            let stack = context.node
+            let stack = context.node, destinationDiffers(from: previous.destination)
         else { return }
         node.tree.markDirty(stack, cause: "destination changed")
+    }
+
+    /// Whether this link's destination differs from `old` (``ValueLayout``'s rules: `==`, or field
+    /// by field).
+    private func destinationDiffers(from old: Destination?) -> Bool {
+        guard let old, let new = destination else { return (old == nil) != (destination == nil) }
+        let layout = ValueLayout.of(Destination.self)
+        return withUnsafePointer(to: old) { old in
+            withUnsafePointer(to: new) { new in !layout.same(UnsafeRawPointer(old), UnsafeRawPointer(new)) }
+        }
     }
 }
 

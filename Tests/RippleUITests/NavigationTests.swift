@@ -1,3 +1,4 @@
+import Foundation
 import RippleUI
 import Testing
 
@@ -87,5 +88,47 @@ import Testing
         try tree.tap("Next")
         try tree.tap("Home")
         #expect(tree.texts == ["Depth 0", "Open 7"])
+    }
+}
+
+/// A static destination behind each form of a view link.
+struct StaticDestination: View {
+    var body: some View { Text("destination") }
+}
+
+struct TitledClosureLinkScreen: View {
+    var body: some View { NavigationStack { List { NavigationLink("Open") { StaticDestination() } } } }
+}
+
+struct DestinationValueLinkScreen: View {
+    var body: some View {
+        NavigationStack { List { NavigationLink(destination: StaticDestination()) { Text("Open") } } }
+    }
+}
+
+@Suite struct PushedViewLinkTests {
+    /// A pushed link is updated whenever its stack is evaluated; an unchanged destination must not
+    /// mark the stack again (it used to, pass after pass, until the flush gave up with a warning).
+    @Test func pushingAndPoppingAViewLinkSettlesInOnePass() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let shown = await MainActor.run { () -> Bool in
+                var shown = true
+                for screen in [AnyView(TitledClosureLinkScreen()), AnyView(DestinationValueLinkScreen())] {
+                    let tree = RenderTree(screen)
+                    do {
+                        try tree.tap("Open")
+                        shown = shown && tree.texts.contains("destination")
+                        try tree.back()
+                        shown = shown && !tree.texts.contains("destination")
+                    } catch {
+                        shown = false
+                    }
+                }
+                return shown
+            }
+            if !shown { exit(1) }
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!output.contains("flush stopped"), "stderr was \(output.suffix(300))")
     }
 }
