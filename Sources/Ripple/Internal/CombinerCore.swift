@@ -238,10 +238,7 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         case .call(let isNested):
             nested = isNested
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             nested = false
         }
         guard let downstream = subscriber else {
@@ -314,10 +311,7 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         case .call(nested: false):
             drainLocked()
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             drainLocked()
         }
     }

@@ -259,10 +259,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         case .call(let isNested):
             nested = isNested
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             nested = false
         }
         guard let downstream = subscriber else {
@@ -339,10 +336,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         case .call(nested: false):
             drainLocked()
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             drainLocked()
         }
     }

@@ -88,6 +88,16 @@ final class TurnWaiter: @unchecked Sendable {
         #endif
     }
 
+    /// ``waitForTurn(on:)`` for a thread that holds its turn owner's `lock` (as every owner does
+    /// when ``DeliveryTurn/enter(_:name:)`` says wait): the lock is released while the thread
+    /// sleeps and held again on return.
+    @inlinable
+    func waitForTurn(on queue: TurnQueue, releasing lock: borrowing Lock) {
+        lock.unlock()
+        waitForTurn(on: queue)
+        lock.lock()
+    }
+
     /// Hands the turn over: wakes the waiting thread. Call after unlocking.
     @usableFromInline @inline(never)
     func wake() {

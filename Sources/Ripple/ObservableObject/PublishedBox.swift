@@ -208,10 +208,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
                 takesTurn = !isNested
             case .wait(let waiter):
                 // Another thread's write is under way: wait for it (in arrival order), then write.
-                let queue = writeTurn.queue.unsafelyUnwrapped
-                lock.unlock()
-                waiter.waitForTurn(on: queue)
-                lock.lock()
+                waiter.waitForTurn(on: writeTurn.queue.unsafelyUnwrapped, releasing: lock)
                 takesTurn = true
             }
         }

@@ -188,10 +188,7 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         case .call(let isNested):
             nested = isNested
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             nested = false
         }
         guard let downstream = state.downstream else {
@@ -269,10 +266,7 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
             state.demand += demand
             return drainLocked()
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             if state.downstream != nil { state.demand += demand }
             return drainLocked()
         }

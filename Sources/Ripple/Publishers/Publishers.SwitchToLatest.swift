@@ -207,10 +207,7 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
         case .call(let isNested):
             nested = isNested
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             nested = false
         }
         guard let downstream = state.downstream else {
@@ -264,10 +261,7 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
             drainLocked()
             return child
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             guard state.downstream != nil else {
                 drainLocked()
                 return nil

@@ -213,10 +213,7 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Su
         case .call(let isNested):
             nested = isNested
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             nested = false
         }
         guard let downstream = state.downstream else {
@@ -241,10 +238,7 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Su
         case .call(nested: false):
             leaveTurnLocked(nested: false)
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             leaveTurnLocked(nested: false)
         }
         downstream.receive(completion: completion)
@@ -425,10 +419,7 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
         case .call(let isNested):
             nested = isNested
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             nested = false
         }
         guard let downstream = state.downstream else {
@@ -453,10 +444,7 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
         case .call(nested: false):
             leaveTurnLocked(nested: false)
         case .wait(let waiter):
-            let queue = state.turn.queue.unsafelyUnwrapped
-            lock.unlock()
-            waiter.waitForTurn(on: queue)
-            lock.lock()
+            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
             leaveTurnLocked(nested: false)
         }
         downstream.receive(completion: completion)
