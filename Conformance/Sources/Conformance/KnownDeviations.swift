@@ -182,12 +182,15 @@ let knownDeviations: [KnownDeviation] = [
         for op in c.ops {
             if op == .probe { probe += 1 }
             guard case .replaceEmpty = op else { continue }
-            // The run of probes right above it forwards the request all the way up.
+            // The probes above it, up to the first operator that changes demand, see the request
+            // (map-like operators pass it up unchanged).
             var k = probe
             var i = c.ops.firstIndex(of: op)! - 1
-            while i >= 0, c.ops[i] == .probe {
-                probes.insert("P\(k) request unlimited")
-                k -= 1
+            while i >= 0, passesDemandUnchanged(c.ops[i]) {
+                if c.ops[i] == .probe {
+                    probes.insert("P\(k) request unlimited")
+                    k -= 1
+                }
                 i -= 1
             }
         }
@@ -202,6 +205,19 @@ let knownDeviations: [KnownDeviation] = [
         return undone
     },
 ]
+
+/// Whether `op` hands a request to its upstream as it is (its own bookkeeping aside: a filter
+/// asks for one more for each value it drops).
+private func passesDemandUnchanged(_ op: Op) -> Bool {
+    switch op {
+    case .probe, .map, .tryMap, .scan, .tryScan, .mapError, .handleEvents, .eraseToAnyPublisher, .mapKeyPath,
+        .filter, .tryFilter, .compactMap, .tryCompactMap, .removeDuplicates, .tryRemoveDuplicates, .dropWhile,
+        .tryDropWhile, .prefixWhile, .tryPrefixWhile:
+        return true
+    default:
+        return false
+    }
+}
 
 /// Where Ripple differs from Combine on purpose (see the Porting article): a case whose only
 /// difference is one of these counts as known, named "Ripple by design: …".
@@ -233,12 +249,14 @@ func deliberateRippleDifference(_ c: Case, openCombine: [String], ripple: [Strin
     return nil
 }
 
-/// Whether the histories part where OpenCombine delivers a value Ripple does not (yet).
+/// Whether the histories part where OpenCombine delivers something (a value or a completion, to
+/// the subscriber or through a probe) and Ripple delivers nothing (yet): with replaceEmpty's
+/// `.unlimited` request, OpenCombine's upstream runs ahead of the downstream's demand.
 private func overDeliversFirst(_ openCombine: [String], _ ripple: [String]) -> Bool {
     guard let i = (0..<min(openCombine.count, ripple.count)).first(where: { openCombine[$0] != ripple[$0] }) else {
         return false
     }
-    return openCombine[i].hasPrefix("S value") && !ripple[i].hasPrefix("S value")
+    return isDelivery(openCombine[i]) && !isDelivery(ripple[i])
 }
 
 /// Whether OpenCombine's history has more unlimited requests and at least as many values.
@@ -259,22 +277,30 @@ private func isSubsequence(_ small: [String], of large: [String]) -> Bool {
 /// it, and each completion (a value already in flight keeps its return).
 private func withoutDeliveries(_ events: ArraySlice<String>) -> [String] {
     var kept: [String] = []
-    var droppedValue = false
+    // Dropped values the subscriber has not returned from yet (a request made inside one can
+    // re-deliver, nested).
+    var droppedValues = 0
     // The "returned" lines that close dropped probe deliveries; everything inside them goes too.
     var open: [String] = []
     for event in events {
         if let last = open.last {
-            if event.hasPrefix(last) { open.removeLast() }
+            // A delivery through the same probe nested inside the dropped one (a request made
+            // inside it re-delivers) closes first.
+            if isDelivery(event), event.hasPrefix("P"), event.contains(" value ") {
+                open.append(event + " returned")
+            } else if event.hasPrefix(last) {
+                open.removeLast()
+            }
             continue
         }
         if isDelivery(event) {
-            droppedValue = event.hasPrefix("S value")
+            if event.hasPrefix("S value") { droppedValues += 1 }
             if event.hasPrefix("P") && event.contains(" value ") { open.append(event + " returned") }
             continue
         }
-        if droppedValue && event.hasPrefix("S ") {
+        if droppedValues > 0 && event.hasPrefix("S ") {
             // What the subscriber did inside that dropped delivery goes with it.
-            if event.hasPrefix("S returns") { droppedValue = false }
+            if event.hasPrefix("S returns") { droppedValues -= 1 }
             continue
         }
         kept.append(event)
@@ -297,8 +323,9 @@ private func isDelivery(_ event: String) -> Bool {
 /// the prefetch request. What follows in OpenCombine's history is no reference (the
 /// operator below may trap: `FilterProducer.swift:124` above, or ignore the early completion and
 /// produce a value). Recognised when OpenCombine's history shows a subscriber completed before it
-/// got its subscription, or when the source completes at once (`Fail`, `Empty`, `[]`) straight
-/// into zip.
+/// got its subscription, when zip's partner is `[]`, when a probe above zip completes before the
+/// subscriber got its subscription, or when the source completes at once (`Fail`, `Empty`, `[]`)
+/// straight into zip.
 func zipCompletesBeforeSubscription(_ c: Case, openCombine: [String]) -> String? {
     let buffered = c.ops.contains {
         switch $0 {
@@ -317,6 +344,18 @@ func zipCompletesBeforeSubscription(_ c: Case, openCombine: [String]) -> String?
         if parts[1] == "completion", !subscribed.contains(parts[0]) { return name }
     }
     guard let zip else { return nil }
+    // A partner that completes at once (`[]`), or an upstream seen completing (at a probe above
+    // zip) before the subscriber got its subscription: zip completed during its own subscription.
+    if c.ops.contains(where: { $0 == .zipWith([]) }) { return name }
+    let probesAbove = c.ops[..<zip].filter { $0 == .probe }.count
+    if probesAbove > 0, let subscribed = openCombine.firstIndex(where: { $0.hasPrefix("S got subscription") }) {
+        let above = Set((1...probesAbove).map { "P\($0)" })
+        let early = openCombine[..<subscribed].contains { event in
+            let parts = event.split(separator: " ")
+            return parts.count >= 2 && parts[1] == "completion" && above.contains(String(parts[0]))
+        }
+        if early { return name }
+    }
     let failure: Bool
     switch c.source {
     case .fail: failure = true
@@ -368,5 +407,26 @@ func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String
         }
         if events == theirs && !used.isEmpty { return used.joined(separator: "; ") }
     }
-    return deliberateRippleDifference(c, openCombine: openCombine, ripple: ripple)
+    if let deliberate = deliberateRippleDifference(c, openCombine: openCombine, ripple: ripple) {
+        return deliberate
+    }
+    // A deliberate difference of Ripple's seen through one of OpenCombine's own deviations (an
+    // early cancel, and OpenCombine's first(where:) describing itself as "TryFirst"): the
+    // deliberate difference is judged on the histories with OpenCombine's deviations undone.
+    for subset in subsets {
+        var events = openCombine
+        var theirs = ripple
+        var used: [String] = []
+        for (i, deviation) in relevant.enumerated() where subset & (1 << i) != 0 {
+            let undone = deviation.undo(c, events)
+            let theirsUndone = deviation.bothSides ? deviation.undo(c, theirs) : theirs
+            if undone != events || theirsUndone != theirs { used.append(deviation.name) }
+            events = undone
+            theirs = theirsUndone
+        }
+        if !used.isEmpty, let deliberate = deliberateRippleDifference(c, openCombine: events, ripple: theirs) {
+            return (used + [deliberate]).joined(separator: "; ")
+        }
+    }
+    return nil
 }

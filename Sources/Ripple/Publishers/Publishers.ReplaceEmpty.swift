@@ -6,6 +6,8 @@ extension Publishers {
     ///
     /// Differs from Combine: it asks its upstream for exactly the downstream's demand. Combine's
     /// asks for `.unlimited` on top of it and can then deliver more values than were requested.
+    /// And a subscriber that cancels inside `receive(_:)` of the replacement gets no `.finished`
+    /// (Combine's sends it), as with ``Just``: nothing is delivered after `cancel()` returns.
     public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -46,6 +48,8 @@ private struct ReplaceEmptyState {
     var demanded = false
     /// Upstream finished empty; the replacement waits for demand.
     var holding = false
+    /// Set by `cancel()`: a cancel made inside the replacement's delivery stops the `.finished`.
+    var cancelled = false
 }
 
 private final class ReplaceEmptyInner<Downstream: Subscriber>: OperatorInner<Downstream, ReplaceEmptyState>, Subscriber {
@@ -89,8 +93,7 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: OperatorInner<Dow
             }
             state.downstream = nil
             lock.unlock()
-            _ = downstream.receive(output)
-            downstream.receive(completion: .finished)
+            deliverReplacement(to: downstream)
             return
         }
         state.downstream = nil
@@ -105,12 +108,24 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>: OperatorInner<Dow
         if state.extra.holding, let downstream = state.downstream {
             state.downstream = nil
             lock.unlock()
-            _ = downstream.receive(output)
-            downstream.receive(completion: .finished)
+            deliverReplacement(to: downstream)
             return
         }
         let upstream = state.upstream.subscription
         lock.unlock()
         upstream?.request(demand)
+    }
+
+    override func cancel() {
+        lock.withLock { state.extra.cancelled = true }
+        super.cancel()
+    }
+
+    /// Sends the replacement and `.finished` — unless the downstream cancels inside the value's
+    /// delivery, as ``Just`` does: no delivery follows a returned `cancel()`.
+    private func deliverReplacement(to downstream: Downstream) {
+        _ = downstream.receive(output)
+        guard !lock.withLock({ state.extra.cancelled }) else { return }
+        downstream.receive(completion: .finished)
     }
 }

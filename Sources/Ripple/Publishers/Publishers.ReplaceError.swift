@@ -3,6 +3,10 @@ extension Publishers {
     ///
     /// On failure it cancels nothing (the upstream is done), publishes `output` once the downstream
     /// has demand, and finishes.
+    ///
+    /// Differs from Combine: a subscriber that cancels inside `receive(_:)` of the replacement gets
+    /// no `.finished` (Combine's sends it), as with ``Just``: nothing is delivered after `cancel()`
+    /// returns.
     public struct ReplaceError<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Never
@@ -51,6 +55,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         case subscribed(any Subscription)
         /// Upstream failed; the replacement waits for demand.
         case owesReplacement
+        /// The replacement is being delivered; `.finished` follows unless the downstream cancels.
+        case replacing
         case terminal
     }
 
@@ -125,7 +131,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
             upstream.request(demand)
         case .owesReplacement:
             sendReplacementIfDemandedLocked()
-        case .awaitingSubscription, .terminal:
+        case .awaitingSubscription, .replacing, .terminal:
             lock.unlock()
         }
     }
@@ -136,9 +142,18 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
             lock.unlock()
             return
         }
-        state.status = .terminal
+        state.status = .replacing
         lock.unlock()
         _ = downstream.receive(replacement)
+        // A cancel made inside the value's delivery stops the `.finished`, as ``Just``'s does: no
+        // delivery follows a returned `cancel()`.
+        lock.lock()
+        guard case .replacing = state.status else {
+            lock.unlock()
+            return
+        }
+        state.status = .terminal
+        lock.unlock()
         downstream.receive(completion: .finished)
     }
 

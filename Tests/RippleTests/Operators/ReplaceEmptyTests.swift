@@ -30,4 +30,22 @@ import Testing
         upstream.send(completion: .finished)
         #expect(recorder.events == [.subscription])
     }
+
+    /// As with `Just`: a cancel made inside the replacement's delivery stops the `.finished`, both
+    /// when the downstream had asked already and when the replacement waited for its request.
+    @Test(arguments: [true, false])
+    func cancelInsideTheReplacementStopsTheFinished(askedFirst: Bool) {
+        let box = Locked<(any Subscription)?>(nil)
+        let recorder = Recorder<Int, Never>(
+            demand: askedFirst ? .max(1) : nil,
+            onValue: { _ in
+                box.withLock { $0 }?.cancel()
+                return .none
+            },
+            onSubscription: { subscription in box.withLock { $0 = subscription } })
+        Empty<Int, Never>().replaceEmpty(with: 7).subscribe(recorder)
+        if !askedFirst { recorder.request(.max(1)) }
+        #expect(recorder.events == [.subscription, .value(7)])
+    }
 }
+
