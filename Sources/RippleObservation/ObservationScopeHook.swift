@@ -21,10 +21,13 @@ import WinSDK
 /// callbacks stay until the `ObservationTracking` they belong to is cancelled, which Ripple does when
 /// no observer needs the scope's reads any more.
 ///
-/// Observation hands that `ObservationTracking` only to the callbacks, so the scope also reads one
-/// property of a private handle object and "changes" it once, synchronously, right after the body:
-/// the will-set callback this runs is how the scope gets the value it will cancel (the handshake).
-/// The handle lives until then, so its going away never looks like a change.
+/// Observation hands that `ObservationTracking` only to the callbacks, so the scope keeps the one
+/// the first change brings, and also reads one property of a private handle object: if no change
+/// came by the time Ripple cancels the scope, it "changes" the handle, synchronously, and the
+/// will-set callback this runs hands over the value to cancel (the handshake). Done only then,
+/// since a scope is usually cancelled after a change of what it read (a view re-evaluated because
+/// its model changed), which costs nothing extra. The handle lives until the cancel, so its going
+/// away never looks like a change.
 final class ObservationScopeHook: _ExternalScopeHook {
     func collectReads<R>(_ body: () -> R) -> (R, _ExternalReads?) {
         let handle = ScopeHandle()
@@ -42,12 +45,11 @@ final class ObservationScopeHook: _ExternalScopeHook {
             didSet: { tracking in
                 reads._changed(.didSet, keyPath: userKeyPath(tracking.changed))
             })
-        guard let tracking = handshake.perform(with: handle) else {
-            // Observation installed nothing (it cannot happen: the handle was read); nothing to undo.
-            return (result, nil)
-        }
         reads._registered(cancel: {
-            tracking.cancel()
+            // Any change since has handed the callbacks their `ObservationTracking`; if none came,
+            // changing the handle does (the handshake). Observation installed the tracking on the
+            // handle at least (it was read), so one of the two always finds it.
+            handshake.received?.cancel() ?? handshake.perform(with: handle)?.cancel()
             // Released only now: a handle that went away while registered would look like a change.
             withExtendedLifetime(handle) {}
         })
@@ -96,21 +98,29 @@ private final class Handshake: @unchecked Sendable {
     private let lock = NSLock()
     private var state = State()
 
+    /// Keeps `tracking` (from any change's will-set callback), and says whether the callback is the
+    /// handshake's own (which reports no change).
     func accept(_ tracking: ObservationTracking) -> Bool {
         let me = ThreadIdentity.current
         return lock.withLock {
-            guard let thread = state.thread, thread == me else { return false }
             if state.tracking == nil { state.tracking = tracking }
+            guard let thread = state.thread, thread == me else { return false }
             return true
         }
     }
 
+    /// The tracking a change has handed over already, if any.
+    var received: ObservationTracking? {
+        lock.withLock { state.tracking }
+    }
+
+    /// Changes `handle` so that its will-set callback hands over the tracking.
     func perform(with handle: ScopeHandle) -> ObservationTracking? {
         lock.withLock { state.thread = ThreadIdentity.current }
         handle.announceChange()
         return lock.withLock {
             state.thread = nil
-            return state.tracking.take()
+            return state.tracking
         }
     }
 }
