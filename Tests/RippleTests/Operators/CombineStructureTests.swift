@@ -145,17 +145,19 @@ import Testing
         #expect(recorder.values == [[1, 2], [3]])
     }
 
-    @Test func collectByTimeOrCountKeepsFullGroupsUntilThereIsDemand() {
+    @Test func collectByTimeOrCountAsksNothingBeforeTheDownstreamDoes() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
         let recorder = Recorder(for: subject.collect(.byTimeOrCount(scheduler, .seconds(10), 1)), demand: nil)
+        // No demand upstream yet: the subject drops these.
         subject.send(1)
         subject.send(2)
-        scheduler.advance()
+        scheduler.advance(by: .seconds(10))
         #expect(recorder.values.isEmpty)
         recorder.request(.max(2))
-        scheduler.advance(by: .seconds(10))
-        #expect(recorder.values == [[1], [2]])
+        subject.send(3)
+        subject.send(4)
+        #expect(recorder.values == [[3], [4]])
     }
 
     @Test func dispatchStridesClampInsteadOfOverflowing() {

@@ -51,4 +51,96 @@ import Testing
         recorder.cancel()
         #expect(scheduler.pendingActionCount == 0)
     }
+
+    // Upstream demand and synchronous publishing, as Combine's (behaviour observed on Apple's
+    // Combine by the CombineX project's specs, rewritten here).
+
+    @Test func byTimeAsksForOneElementPerRequestAndOneMorePerElement() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<[Int], Never>(demand: .max(2))
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(recorder)
+        #expect(upstream.subscription.events == [.request(.max(1))])
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .max(1))
+        recorder.request(.max(3))
+        #expect(upstream.subscription.events == [.request(.max(1)), .request(.max(1))])
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.values == [[1, 2]])
+    }
+
+    @Test func byTimeOrCountAsksForCountTimesTheDownstreamsDemand() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<[Int], Never>(demand: .max(2))
+        upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 3)).subscribe(recorder)
+        #expect(upstream.subscription.events == [.request(.max(6))])
+        recorder.request(.unlimited)
+        #expect(upstream.subscription.events == [.request(.max(6)), .request(.unlimited)])
+    }
+
+    @Test func aGroupFullAtTheCountGoesOutFromInsideTheDeliveryWithItsDemandMultiplied() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<[Int], Never>(demand: .max(2), onValue: { $0.contains(0) ? .max(1) : .none })
+        upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 2)).subscribe(recorder)
+        #expect(upstream.send(0) == .none)
+        // [0, 1] is published at once; the subscriber's `.max(1)` asks the upstream for two more.
+        #expect(upstream.send(1) == .max(2))
+        #expect(recorder.values == [[0, 1]])
+        #expect(upstream.send(2) == .none)
+        #expect(upstream.send(3) == .none)
+        #expect(recorder.values == [[0, 1], [2, 3]])
+    }
+
+    @Test func demandReturnedFromAGroupTheClockPublishedIsNotAskedOfTheUpstream() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<[Int], Never>(demand: .max(2), onValue: { $0.contains(2) ? .max(5) : .none })
+        upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 2)).subscribe(recorder)
+        upstream.send(0)
+        upstream.send(1)
+        upstream.send(2)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.values == [[0, 1], [2]])
+        #expect(upstream.subscription.events == [.request(.max(4))])
+        // The five count for the downstream: the groups that follow go out.
+        upstream.send(3)
+        upstream.send(4)
+        upstream.send(5)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.values == [[0, 1], [2], [3, 4], [5]])
+    }
+
+    @Test func byTimeOrCountWithUnlimitedDemandSplitsAtTheCountAndTheClock() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = Recorder(for: subject.collect(.byTimeOrCount(scheduler, .seconds(2), 2)))
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        scheduler.advance(by: .seconds(2))
+        for value in 4...8 { subject.send(value) }
+        scheduler.advance(by: .seconds(2))
+        subject.send(completion: .finished)
+        scheduler.advance()
+        #expect(recorder.values == [[1, 2], [3], [4, 5], [6, 7], [8]])
+        #expect(recorder.isCompleted)
+    }
+
+    @Test func aFailureDropsTheGroupGatheredSoFar() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = Recorder(for: subject.collect(.byTime(scheduler, .seconds(2))))
+        subject.send(1)
+        subject.send(2)
+        scheduler.advance(by: .seconds(2))
+        subject.send(3)
+        scheduler.advance(by: .seconds(1))
+        subject.send(completion: .failure(TestError()))
+        scheduler.advance()
+        #expect(recorder.values == [[1, 2]])
+        #expect(recorder.isCompleted)
+    }
 }
+

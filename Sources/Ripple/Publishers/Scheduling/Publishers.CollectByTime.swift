@@ -10,11 +10,18 @@ extension Publishers {
 
     /// A publisher that buffers and periodically publishes its items.
     ///
-    /// Upstream demand is `.unlimited`. Every `stride` (a repeating schedule started at
-    /// subscription) the elements gathered so far are published as one array, if there are any and
-    /// the downstream has demand (otherwise they keep gathering). With `.byTimeOrCount`, a group is
-    /// also published as soon as it reaches the count, and the clock restarts. On finish the last
-    /// group is published before `.finished`; a failure drops it.
+    /// Every `stride` (a repeating schedule started at subscription) the elements gathered so far
+    /// are published as one array, if there are any and the downstream has demand (otherwise they
+    /// keep gathering). With `.byTimeOrCount`, a group is also published as soon as it reaches the
+    /// count — from inside the upstream's delivery of its last element — and the clock restarts.
+    /// On finish the last group is published before `.finished`; a failure drops it.
+    ///
+    /// Upstream demand, as Combine's: with `.byTime`, each request of the downstream asks the
+    /// upstream for one element and each element asks for one more (the upstream is never held
+    /// back); with `.byTimeOrCount`, a request for `n` groups asks for `n × count` elements, and
+    /// the demand the downstream returns from a group published at the count goes up multiplied
+    /// the same way. Demand returned from a group the clock published counts for the downstream
+    /// only.
     public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = [Upstream.Output]
         public typealias Failure = Upstream.Failure
@@ -89,6 +96,14 @@ where Downstream.Input == [Element] {
         if accept(subscription) { startClock() }
     }
 
+    /// Nothing is asked of the upstream before the downstream asks.
+    override var initialUpstreamDemand: Subscribers.Demand { .none }
+
+    override func request(_ demand: Subscribers.Demand) {
+        super.request(demand)
+        forwardUpstream(count.map { demand * $0 } ?? .max(1))
+    }
+
     private func startClock() {
         let clock = scheduler.schedule(
             after: scheduler.now.advanced(by: stride), interval: stride, tolerance: scheduler.minimumTolerance,
@@ -117,21 +132,35 @@ where Downstream.Input == [Element] {
     }
 
     func receive(_ input: Element) -> Subscribers.Demand {
-        let full = lock.withLock { () -> Bool in
-            guard state.downstream != nil else { return false }
+        guard let count else {
+            lock.withLock {
+                if state.downstream != nil { state.extra.group.append(input) }
+            }
+            return .max(1)
+        }
+        // Whether the group is complete now, and the downstream to publish it to at once (when it
+        // has demand and no older full group waits).
+        let (complete, publishTo, group) = lock.withLock { () -> (Bool, Downstream?, [Element]) in
+            guard let downstream = state.downstream else { return (false, nil, []) }
             state.extra.group.append(input)
-            guard let count, state.extra.group.count >= count else { return false }
-            // The group is complete now: later elements start the next one ([[1, 2], [3]], not
-            // [[1, 2, 3]] when the scheduled delivery runs after 3 arrived).
-            state.extra.full.append(state.extra.group)
+            guard state.extra.group.count >= count else { return (false, nil, []) }
+            // The group is complete now: later elements start the next one.
+            let group = state.extra.group
             state.extra.group = []
-            return true
+            guard state.demand > 0, state.extra.full.isEmpty else {
+                state.extra.full.append(group)
+                return (true, nil, [])
+            }
+            state.demand -= 1
+            return (true, downstream, group)
         }
-        if full {
-            scheduler.schedule(options: options) { [self] in publishGroup(includingPartial: false) }
-            startClock()
-        }
-        return .none
+        guard complete else { return .none }
+        startClock()
+        guard let publishTo else { return .none }
+        let more = publishTo.receive(group)
+        guard more > 0 else { return .none }
+        lock.withLock { state.demand += more }
+        return more * count
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
