@@ -30,7 +30,7 @@ import WinSDK
 /// away never looks like a change.
 final class ObservationScopeHook: _ExternalScopeHook {
     func collectReads<R>(_ body: () -> R) -> (R, _ExternalReads?) {
-        let handle = ScopeHandle()
+        let handle = ScopeHandle.pool.take()
         let reads = _ExternalReads()
         let handshake = Handshake()
         let result = withObservationTracking(
@@ -49,15 +49,52 @@ final class ObservationScopeHook: _ExternalScopeHook {
             // Any change since has handed the callbacks their `ObservationTracking`; if none came,
             // changing the handle does (the handshake). Observation installed the tracking on the
             // handle at least (it was read), so one of the two always finds it.
-            handshake.received?.cancel() ?? handshake.perform(with: handle)?.cancel()
-            // Released only now: a handle that went away while registered would look like a change.
-            withExtendedLifetime(handle) {}
+            guard let tracking = handshake.received ?? handshake.perform(with: handle) else {
+                // Not expected (the handle was read). The handle may still be registered: it is not
+                // reused, and kept alive, since one that went away while registered would look like a
+                // change.
+                ScopeHandle.pool.retire(handle)
+                return
+            }
+            tracking.cancel()
+            // Registered with nothing now: the next scope may use it (its registrar keeps the
+            // storage it grew, which is most of what registering costs).
+            ScopeHandle.pool.give(handle)
         })
         return (result, reads)
     }
 
     func propertyName(of keyPath: AnyKeyPath) -> String? {
         PropertyNames.name(of: keyPath)
+    }
+}
+
+/// Free ``ScopeHandle``s, at most ``capacity`` of them (enough for the scopes a render pass
+/// cancels and re-creates one after another; a burst beyond it allocates).
+private final class ScopeHandlePool: @unchecked Sendable {
+    private static let capacity = 256
+    /// An `NSLock` (a pthread mutex), which ThreadSanitizer sees.
+    private let lock = NSLock()
+    private var free: [ScopeHandle] = []
+    /// Handles whose cancel found no tracking: kept alive, never reused.
+    private var retired: [ScopeHandle] = []
+
+    func take() -> ScopeHandle {
+        lock.withLock { free.popLast() } ?? ScopeHandle()
+    }
+
+    func give(_ handle: ScopeHandle) {
+        // A handle beyond capacity is released after unlocking (its deinit runs Observation's code).
+        let kept = lock.withLock { () -> Bool in
+            guard free.count < Self.capacity else { return false }
+            free.append(handle)
+            return true
+        }
+        if !kept { withExtendedLifetime(handle) {} }
+    }
+
+    func retire(_ handle: ScopeHandle) {
+        lock.withLock { retired.append(handle) }
     }
 }
 
@@ -68,9 +105,15 @@ private func userKeyPath(_ keyPath: AnyKeyPath?) -> AnyKeyPath? {
     return keyPath
 }
 
-/// A private observable object each scope reads once, so that it can "change" it right after the
-/// body and receive the scope's `ObservationTracking` in the will-set callback.
+/// A private observable object each scope reads once, so that it can "change" it when cancelled
+/// and receive the scope's `ObservationTracking` in the will-set callback.
+///
+/// Handles are reused: one whose scope was cancelled is registered with nothing, and its
+/// registrar's storage has already grown to hold one scope's callbacks.
 private final class ScopeHandle: Observable, @unchecked Sendable {
+    /// Handles whose scope was cancelled, ready for the next scope.
+    static let pool = ScopeHandlePool()
+
     private let registrar = ObservationRegistrar()
     private var token: Int { 0 }
 

@@ -37,4 +37,24 @@ import Testing
         #expect(releasedScope(over: shelf, changingFirst: true) == nil)
         shelf.books += 1
     }
+
+    /// Scopes reuse the private handle a cancelled scope leaves behind: what the earlier scope
+    /// read must not reach the later one, in either order of cancelling.
+    @Test(arguments: [false, true])
+    func aLaterScopeSeesOnlyItsOwnReads(changingFirst: Bool) {
+        let first = Shelf()
+        let second = Shelf()
+        for _ in 0..<3 {
+            #expect(releasedScope(over: first, changingFirst: changingFirst) == nil)
+        }
+        let (_, reads) = ObservationScopeHook().collectReads { second.books }
+        let tracker = reads?.activate()
+        let before = tracker?.version
+        first.books += 1
+        #expect(tracker?.version == before)
+        second.books += 1
+        #expect(tracker?.version == before.map { $0 &+ 1 })
+        withExtendedLifetime(tracker) {}
+    }
 }
+
