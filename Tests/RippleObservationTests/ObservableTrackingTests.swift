@@ -228,7 +228,11 @@ import Testing
     func cancelRacingWritersIsMemorySafeAndFinal(observableModel: Bool) {
         let counter = ObservableTrackingTests.Counter()
         let basket = ObservableTrackingTests.Basket()
-        let iterations = ProcessInfo.processInfo.environment["RIPPLE_SANITIZED"] == nil ? 10_000 : 1_000
+        let environment = ProcessInfo.processInfo.environment
+        // `RIPPLE_RACE_ITERATIONS` sets the count for long runs on demand.
+        let iterations =
+            environment["RIPPLE_RACE_ITERATIONS"].flatMap { Int($0) }
+            ?? (environment["RIPPLE_SANITIZED"] == nil ? 10_000 : 1_000)
         // An @Observable model is not thread-safe: its reads and writes take turns (a recursive lock,
         // since a write re-runs the body on the writer's thread, inside the write).
         let access = NSRecursiveLock()

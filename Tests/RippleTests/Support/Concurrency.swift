@@ -38,6 +38,15 @@ func sanitizerScaled(_ count: Int) -> Int {
     ProcessInfo.processInfo.environment["RIPPLE_SANITIZED"] == nil ? count : max(1, count / 10)
 }
 
+/// The iteration count of a race test: `RIPPLE_RACE_ITERATIONS` when set (for long runs on demand,
+/// e.g. a million under ThreadSanitizer), otherwise `count` scaled for sanitizers.
+func raceIterations(_ count: Int) -> Int {
+    if let text = ProcessInfo.processInfo.environment["RIPPLE_RACE_ITERATIONS"], let n = Int(text), n > 0 {
+        return n
+    }
+    return sanitizerScaled(count)
+}
+
 /// Runs `body` on a new thread and waits up to `seconds` for it to return: `false` means it hung
 /// (a deadlock), and the test fails instead of hanging the run. A hung thread is left behind.
 func completesWithin(seconds: Double = 30, _ body: @escaping @Sendable () -> Void) -> Bool {

@@ -92,9 +92,10 @@ extension Heavy {
         /// writer that keeps changing what the body reads keeps the runner re-running, without
         /// deepening its stack (it once recursed until the stack overflowed). The same race with
         /// the Observation bridge installed: `BridgedObserveCancelRaceTests`.
+        /// `RIPPLE_RACE_ITERATIONS=1000000` runs it a million times (see the Reliability notes).
         @Test func cancelRacingWritersIsMemorySafeAndFinal() {
             let counter = Counter()
-            let iterations = sanitizerScaled(10_000)
+            let iterations = raceIterations(10_000)
             let done = Locked(false)
             let lateRuns = Locked(0)
             let runs = Locked(0)
