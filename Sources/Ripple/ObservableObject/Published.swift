@@ -141,10 +141,10 @@ extension Published.Publisher: Sendable where Value: Sendable {}
 
 /// What the per-class layout looks for: a stored property whose type is some `Published<T>`.
 protocol PublishedField {
-    /// The storage box (also the property's tracker).
+    /// The tracker of the property's storage box.
     var storageTracker: PropertyTracker { get }
 }
 
 extension Published: PublishedField {
-    var storageTracker: PropertyTracker { box }
+    var storageTracker: PropertyTracker { box.tracker }
 }

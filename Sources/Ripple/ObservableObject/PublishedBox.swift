@@ -3,17 +3,22 @@ import Synchronization
 /// The part of a `@Published` property's storage that does not depend on its value type, so the
 /// object's will-change publisher can be reached from a raw field offset.
 ///
-/// It is also the property's ``PropertyTracker``: the value, its version and the armed tracking
-/// observers are all guarded by the one inherited `lock`.
+/// It owns the property's ``PropertyTracker`` (its version and the armed tracking observers) and
+/// keeps its own state under the tracker's lock, so that a store and its version bump are one
+/// critical section. The storage uses the tracker; the tracker knows nothing of the storage.
 @usableFromInline
-class PublishedBoxBase: PropertyTracker, @unchecked Sendable {
+class PublishedBoxBase: @unchecked Sendable {
+    /// The property's version and tracking observers. Its `lock` also guards this box's fields.
+    @usableFromInline
+    final let tracker = PropertyTracker()
+
     /// The owning object's will-change publisher, once somebody has asked for it. Written once
     /// (compare-and-swap from `nil`), read with one atomic load; the box owns a +1 on it.
     @usableFromInline
     let willChangeSlot = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)
 
     @usableFromInline
-    override init() {}
+    init() {}
 
     deinit {
         willChangeSlot.load(ordering: .acquiring)?.release()
@@ -22,20 +27,20 @@ class PublishedBoxBase: PropertyTracker, @unchecked Sendable {
     /// The bridge's per-object state (see `_ExternalTracking.state`), kept in the first box.
     @exclusivity(unchecked) @usableFromInline
     var externalSlot: AnyObject?
-    /// This property's index in its class's layout (-1: not looked up yet). Guarded by `lock`.
+    /// This property's index in its class's layout (-1: not looked up yet). Guarded by `tracker.lock`.
     @exclusivity(unchecked) @usableFromInline
     var propertyIndex = -1
 
     final func externalState(create: () -> AnyObject) -> AnyObject {
-        lock.lock()
+        tracker.lock.lock()
         if let existing = externalSlot {
-            lock.unlock()
+            tracker.lock.unlock()
             return existing
         }
-        lock.unlock()
+        tracker.lock.unlock()
         let made = create()
-        lock.lock()
-        defer { lock.unlock() }
+        tracker.lock.lock()
+        defer { tracker.lock.unlock() }
         if let existing = externalSlot { return existing }
         externalSlot = made
         return made
@@ -43,23 +48,23 @@ class PublishedBoxBase: PropertyTracker, @unchecked Sendable {
 
     /// The property's index in its class, looked up once.
     final func index(in object: AnyObject) -> Int {
-        lock.lock()
+        tracker.lock.lock()
         let known = propertyIndex
-        lock.unlock()
+        tracker.lock.unlock()
         if known >= 0 { return known }
         let layout = LayoutCache.layout(of: type(of: object))
         let me = Unmanaged.passUnretained(self).toOpaque()
         let found = layout.publishedOffsets.firstIndex { unmanagedPublishedBox(of: object, at: $0).toOpaque() == me } ?? -1
-        lock.lock()
+        tracker.lock.lock()
         propertyIndex = found
-        lock.unlock()
+        tracker.lock.unlock()
         return found
     }
 
     /// Records a tracked read of this property (not generic, so specialized getters share it).
     @usableFromInline
     final func recordRead(version: UInt64, object: AnyObject) {
-        record(version: version, object: object) {
+        tracker.record(version: version, object: object) {
             TrackedIdentity(name: publishedPropertyName(of: object, box: self), keyPath: nil)
         }
         reportExternally(.access, object: object)
@@ -100,10 +105,10 @@ class PublishedBoxBase: PropertyTracker, @unchecked Sendable {
 /// on first use) and the object's will-change publisher (linked when somebody first asks for it).
 @usableFromInline
 final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
-    /// Guarded by `lock`.
+    /// Guarded by `tracker.lock`.
     @exclusivity(unchecked) @usableFromInline
     var storedValue: Value
-    /// The `$property` publisher's machinery, created on first use. Guarded by `lock`.
+    /// The `$property` publisher's machinery, created on first use. Guarded by `tracker.lock`.
     @exclusivity(unchecked) @usableFromInline
     var projection: SubjectCore<Value, Never>?
     /// `assign(to: &$property)` subscriptions: they live as long as the property does.
@@ -111,11 +116,11 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     var assignments: [AnyCancellable] = []
     /// The owning object, for writes that come through `assign(to:)` (which has no object of its
     /// own). Set only by the projection's setter, so only objects that use `assign(to:)` carry a
-    /// weak reference. Guarded by `lock`.
+    /// weak reference. Guarded by `tracker.lock`.
     @exclusivity(unchecked) @usableFromInline
     weak var assignOwner: AnyObject?
     /// Whose observed write with a `$property` is under way, and who waits to write (see
-    /// `setObserved`): the delivery turn every push path shares. Guarded by `lock`; no lock is held
+    /// `setObserved`): the delivery turn every push path shares. Guarded by `tracker.lock`; no lock is held
     /// while a write's callouts run.
     @exclusivity(unchecked) @usableFromInline
     var writeTurn = DeliveryTurn()
@@ -134,8 +139,8 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
 
     @inlinable
     var value: Value {
-        lock.lock()
-        defer { lock.unlock() }
+        tracker.lock.lock()
+        defer { tracker.lock.unlock() }
         return storedValue
     }
 
@@ -143,10 +148,10 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// read is recorded.
     @inlinable
     func trackedValue(for object: AnyObject) -> Value {
-        lock.lock()
+        tracker.lock.lock()
         let value = storedValue
-        let version = self.version
-        lock.unlock()
+        let version = tracker.version
+        tracker.lock.unlock()
         recordRead(version: version, object: object)
         return value
     }
@@ -161,27 +166,27 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     @inlinable
     func set(_ newValue: Value, object: AnyObject? = nil) {
         let willChange = willChangeSlot.load(ordering: .acquiring)
-        lock.lock()
+        tracker.lock.lock()
         let external = _ExternalTracking.isInstalled.load(ordering: .relaxed)
-        if !writeTurn.isHeld && willChange == nil && projection == nil && !hasObserversLocked && !external {
+        if !writeTurn.isHeld && willChange == nil && projection == nil && !tracker.hasObserversLocked && !external {
             let old = replaceStoredLocked(newValue)
-            let newVersion = version
-            lock.unlock()
+            let newVersion = tracker.version
+            tracker.lock.unlock()
             withExtendedLifetime(old) {}  // the old value's deinit runs here, after unlocking
-            absorbOwnWrite(newVersion: newVersion)
+            tracker.absorbOwnWrite(newVersion: newVersion)
             return
         }
-        lock.unlock()
+        tracker.lock.unlock()
         setObserved(newValue, object: object, willChange: willChange, external: external)
     }
 
-    /// Stores `newValue` and bumps the version (call with `lock` held); returns the old value, to be
+    /// Stores `newValue` and bumps the version (call with `tracker.lock` held); returns the old value, to be
     /// released by the caller after unlocking (a deinit is user code).
     @inlinable
     func replaceStoredLocked(_ newValue: Value) -> Value {
         let old = storedValue
         storedValue = newValue
-        version &+= 1
+        tracker.version &+= 1
         return old
     }
 
@@ -196,7 +201,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         _ newValue: Value, object: AnyObject?, willChange: Unmanaged<ObservableObjectPublisher>?, external: Bool
     ) {
         let me = currentThreadID()
-        lock.lock()
+        tracker.lock.lock()
         var nested = writeTurn.owner == me
         // The turn orders `$property` deliveries with stores; without a `$property` there is nothing
         // to keep in step, and the write costs what it did before.
@@ -208,40 +213,40 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
                 takesTurn = !isNested
             case .wait(let waiter):
                 // Another thread's write is under way: wait for it (in arrival order), then write.
-                waiter.waitForTurn(on: writeTurn.queue.unsafelyUnwrapped, releasing: lock)
+                waiter.waitForTurn(on: writeTurn.queue.unsafelyUnwrapped, releasing: tracker.lock)
                 takesTurn = true
             }
         }
-        let startVersion = version
-        let willSetObservers = hasObserversLocked ? takeFiringLocked(.willSet) : FiringList()
+        let startVersion = tracker.version
+        let willSetObservers = tracker.hasObserversLocked ? tracker.takeFiringLocked(.willSet) : FiringList()
         let projection = self.projection.map { Unmanaged.passUnretained($0) }
-        lock.unlock()
+        tracker.lock.unlock()
         if external { reportExternally(.willSet, object: object) }
-        if !willSetObservers.isEmpty { fire(willSetObservers, .willSet, object: object) }
+        if !willSetObservers.isEmpty { tracker.fire(willSetObservers, .willSet, object: object) }
         willChange?._withUnsafeGuaranteedRef { $0.send() }
         projection?._withUnsafeGuaranteedRef { $0.send(newValue) }
-        lock.lock()
+        tracker.lock.lock()
         // A nested write stored a newer value meanwhile: that one stays (it is what `$property`
         // delivered last). Writes outside a turn always store, as before.
-        let stores = !(takesTurn || nested) || version == startVersion
+        let stores = !(takesTurn || nested) || tracker.version == startVersion
         let old: Value? = stores ? replaceStoredLocked(newValue) : nil
-        let newVersion = version
-        let didSetObservers = stores && hasObserversLocked ? takeFiringLocked(.didSet) : FiringList()
+        let newVersion = tracker.version
+        let didSetObservers = stores && tracker.hasObserversLocked ? tracker.takeFiringLocked(.didSet) : FiringList()
         let exit = takesTurn ? writeTurn.leave() : .idle
-        lock.unlock()
+        tracker.lock.unlock()
         if case .handOff(let next) = exit { next.wake() }
         withExtendedLifetime(old) {}  // released after unlocking
         guard stores else { return }
-        absorbOwnWrite(newVersion: newVersion)
-        if !didSetObservers.isEmpty { fire(didSetObservers, .didSet, object: object) }
+        tracker.absorbOwnWrite(newVersion: newVersion)
+        if !didSetObservers.isEmpty { tracker.fire(didSetObservers, .didSet, object: object) }
         if external { reportExternally(.didSet, object: object) }
     }
 
     /// The `$property` machinery, created (seeded with the current value) on first use.
     @inlinable
     func subject() -> SubjectCore<Value, Never> {
-        lock.lock()
-        defer { lock.unlock() }
+        tracker.lock.lock()
+        defer { tracker.lock.unlock() }
         if let projection { return projection }
         let created = SubjectCore<Value, Never>(current: storedValue)
         projection = created
@@ -250,25 +255,25 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
 
     @usableFromInline
     func rememberAssignOwner(_ owner: AnyObject) {
-        lock.lock()
+        tracker.lock.lock()
         if assignOwner == nil { assignOwner = owner }
-        lock.unlock()
+        tracker.lock.unlock()
     }
 
     /// A write from `assign(to:)`: like a property write, naming the owner if it is still alive.
     @usableFromInline
     func assign(_ newValue: Value) {
-        lock.lock()
+        tracker.lock.lock()
         let owner = assignOwner
-        lock.unlock()
+        tracker.lock.unlock()
         set(newValue, object: owner)
     }
 
     @usableFromInline
     func keep(_ assignment: AnyCancellable) {
-        lock.lock()
+        tracker.lock.lock()
         assignments.append(assignment)
-        lock.unlock()
+        tracker.lock.unlock()
     }
 }
 

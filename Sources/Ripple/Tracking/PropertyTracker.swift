@@ -1,26 +1,29 @@
 import Synchronization
 
 /// One tracked property of one object: a version, bumped with every store, and the observers armed
-/// on it. Every `@Published` property's storage box is one (sharing the box's lock, so the value and
-/// its version change in one critical section); ``TrackingRegistrar`` keeps one per key path for
-/// hand-written classes.
+/// on it. Every `@Published` property's storage box owns one (and keeps its value under the
+/// tracker's lock, so the value and its version change in one critical section);
+/// ``TrackingRegistrar`` keeps one per key path for hand-written classes; the Observation bridge's
+/// ``ExternalTracker`` stands for another system's reads.
 @usableFromInline
 class PropertyTracker: @unchecked Sendable {
+    // The stored properties are `final`: code inlined into another module (a `@Published` box's
+    // write) then reaches them directly instead of through the class's accessors.
     @usableFromInline
-    let lock = Lock()
+    final let lock = Lock()
     /// Bumped with every store. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline
-    var version: UInt64 = 0
+    final var version: UInt64 = 0
     /// The observers armed on this property: the first inline (the common case is one), the rest
     /// in an array. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline
-    var firstObserver: TrackingObserver?
+    final var firstObserver: TrackingObserver?
     @exclusivity(unchecked) @usableFromInline
-    var moreObservers: ContiguousArray<TrackingObserver> = []
+    final var moreObservers: ContiguousArray<TrackingObserver> = []
     /// What events name, learned from the first tracked access: set once, then read with one
     /// atomic load (the tracker owns a +1 on it).
     @usableFromInline
-    let identityStorage = Atomic<Unmanaged<TrackedIdentity>?>(nil)
+    final let identityStorage = Atomic<Unmanaged<TrackedIdentity>?>(nil)
 
     /// Whether any observer is armed. Call with `lock` held.
     @inlinable

@@ -203,11 +203,12 @@ func trackAllPublished(
     let collector = AccessCollector()
     for (offset, name) in zip(layout.publishedOffsets, layout.publishedNames) {
         let box = unmanagedPublishedBox(of: object, at: offset).takeUnretainedValue()
-        box.lock.lock()
-        let version = box.version
-        box.lock.unlock()
-        box.setIdentityIfAbsent { TrackedIdentity(name: name, keyPath: nil) }
-        collector.record(box, version: version, object: object)
+        let tracker = box.tracker
+        tracker.lock.lock()
+        let version = tracker.version
+        tracker.lock.unlock()
+        tracker.setIdentityIfAbsent { TrackedIdentity(name: name, keyPath: nil) }
+        collector.record(tracker, version: version, object: object)
     }
     let observer = TrackingObserver(phases: TrackingPhases(phase), continuous: true, onChange: onChange)
     observer.arm(on: collector.accesses)
