@@ -124,6 +124,23 @@ private class UntilOutputInnerBase<Downstream: Subscriber>: TurnStorage<UntilOut
         subscription.request(.max(1))
     }
 
+    /// The trigger sent its element: marks the stream triggered and cancels the trigger (after
+    /// unlocking). Returns whether this call did (not if it had fired already or the downstream is
+    /// gone), and whether the downstream had this subscription by then.
+    final func markTriggered() -> (fired: Bool, handedDown: Bool) {
+        lock.lock()
+        guard state.downstream != nil, !state.triggered else {
+            lock.unlock()
+            return (false, false)
+        }
+        state.triggered = true
+        let trigger = state.trigger.terminate()
+        let handedDown = state.handedDown
+        lock.unlock()
+        trigger?.cancel()
+        return (true, handedDown)
+    }
+
     /// Delivers `input` on this thread, in its turn (waiting for it if another thread holds it;
     /// nested if this thread does), unless the downstream is gone by then. Called with `lock` held;
     /// unlocks.
@@ -192,15 +209,7 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: UntilOutputInn
     // MARK: Trigger
 
     func triggerFired() {
-        lock.lock()
-        guard state.downstream != nil, !state.triggered else {
-            lock.unlock()
-            return
-        }
-        state.triggered = true
-        let trigger = state.trigger.terminate()
-        lock.unlock()
-        trigger?.cancel()
+        _ = markTriggered()
     }
 
     func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
@@ -282,18 +291,9 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
     // MARK: Trigger
 
     func triggerFired() {
-        lock.lock()
-        guard state.downstream != nil, !state.triggered else {
-            lock.unlock()
-            return
-        }
-        state.triggered = true
-        let trigger = state.trigger.terminate()
-        let handedDown = state.handedDown
-        lock.unlock()
-        trigger?.cancel()
+        let (fired, handedDown) = markTriggered()
         // Before the downstream has a subscription the stream ends when the upstream's arrives.
-        if handedDown {
+        if fired, handedDown {
             end(.finished, cancellingUpstream: true)
         }
     }
