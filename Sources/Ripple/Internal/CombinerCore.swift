@@ -1,13 +1,11 @@
 /// What ``CombinerCore`` keeps under its lock, besides the typed values its children hold.
 @usableFromInline
-struct CombinerState<Machine: CombinerMachine>: TurnState {
+struct CombinerState<Machine: CombinerMachine> {
     /// `true` once the downstream is gone (cancelled or completed).
     @usableFromInline var terminated = false
     @usableFromInline var subscriptions: [(any Subscription)?]
     /// combineLatest's or zip's bookkeeping: demand, which upstreams have values, what is due.
     @usableFromInline var machine: Machine
-    /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-    @usableFromInline var turn = DeliveryTurn()
     /// zip: the downstream gets this subscription once every child has its own (or completed).
     @usableFromInline var awaitingHandOff = false
     /// zip: the child whose value completed the tuple being delivered (on the turn's thread), and
@@ -105,7 +103,7 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
         }
         state.machine.demand += demand
         var subscriptions = state.subscriptions
-        if let child = state.processing, state.turn.owner == currentThreadID() {
+        if let child = state.processing, turn.owner == currentThreadID() {
             // zip, from inside a delivery: the child whose value is being delivered gets this
             // demand as the return of its `receive(_:)` (Combine's rule); the others now.
             subscriptions[child] = nil

@@ -16,7 +16,7 @@ struct MergeChildState {
 /// What ``MergeCore`` decides under its lock. Kept free of generic types, so that even
 /// unspecialized code reads it at fixed offsets.
 @usableFromInline
-struct MergeState: TurnState {
+struct MergeState {
     /// `true` once the downstream is gone (cancelled or completed).
     @usableFromInline var terminated = false
     @usableFromInline var demand = Subscribers.Demand.none
@@ -30,8 +30,6 @@ struct MergeState: TurnState {
     @usableFromInline var askingChild = false
     /// flatMap's upstream of publishers; `.terminal` when there is none or it has finished.
     @usableFromInline var outer = UpstreamStatus.terminal
-    /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-    @usableFromInline var turn = DeliveryTurn()
 
     @inlinable
     init(children: [MergeChildState], active: Int) {
@@ -249,7 +247,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
             return .none
         }
         let unlimited = state.children[index].unlimited
-        guard state.demand > 0, queue.isEmpty, !(state.askingChild && state.turn.owner == currentThreadID()) else {
+        guard state.demand > 0, queue.isEmpty, !(state.askingChild && turn.owner == currentThreadID()) else {
             // No demand (or older values still wait for it): the value waits for a request.
             queue.append(input)
             if asksNewChildren { queuedFrom.append((index, generation)) }

@@ -1,15 +1,7 @@
-/// A lock-guarded state struct that holds a ``DeliveryTurn``: what ``TurnStorage`` needs of its
-/// owner's state.
-@usableFromInline
-protocol TurnState {
-    /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-    var turn: DeliveryTurn { get set }
-}
-
 /// The one storage behind every operator that delivers to one downstream in turns (merge,
-/// combineLatest, zip, switchToLatest, buffer, the until-output operators): the lock, the state it
-/// guards (with the ``DeliveryTurn`` in it), and, written once, the sequence every such operator
-/// follows around a delivery:
+/// combineLatest, zip, switchToLatest, buffer, the until-output operators): the lock, the
+/// ``DeliveryTurn`` and the operator's state struct it guards, and, written once, the sequence every
+/// such operator follows around a delivery:
 ///
 /// 1. **Enter** (``enterTurnLocked(name:)``): apply ``DeliveryTurn/enter(_:name:)`` under the lock;
 ///    call now, nested if this thread already holds the turn further up its stack, or park until
@@ -20,8 +12,8 @@ protocol TurnState {
 ///    nested: the outermost call gives the turn back), unlock, and wake the next waiter after
 ///    unlocking.
 ///
-/// Operators subclass it (`final class MergeCore<…>: TurnStorage<MergeState>`), so the lock and the
-/// state stay inline in the operator's object (no extra allocation, no indirection), and every
+/// Operators subclass it (`final class MergeCore<…>: TurnStorage<MergeState>`), so the lock, the turn
+/// and the state stay inline in the operator's object (no extra allocation, no indirection), and every
 /// method here is inlined into the operator's specialized code: the single-thread fast path costs
 /// what the hand-written sequence did.
 ///
@@ -29,11 +21,13 @@ protocol TurnState {
 /// user code runs with it held (the closures given to the methods that run "under the lock" must not
 /// call out); what leaves the state is released after unlocking.
 @usableFromInline
-class TurnStorage<State: TurnState> {
-    /// Guards `state` (and any other field the subclass says it guards).
-    @usableFromInline let lock = Lock()
+class TurnStorage<State> {
+    /// Guards `turn` and `state` (and any other field the subclass says it guards).
+    @usableFromInline final let lock = Lock()
+    /// Who is calling the downstream, and who waits to. Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) final var turn = DeliveryTurn()
     /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) var state: State
+    @usableFromInline @exclusivity(unchecked) final var state: State
 
     /// Storage starting in `state`, with nobody holding the turn.
     @inlinable
@@ -47,11 +41,11 @@ class TurnStorage<State: TurnState> {
     /// this thread's. `name` names the downstream in a deadlock report.
     @inlinable @inline(__always)
     final func enterTurnLocked(name: @autoclosure () -> String) -> Bool {
-        switch state.turn.enter(currentThreadID(), name: name()) {
+        switch turn.enter(currentThreadID(), name: name()) {
         case .call(let nested):
             return nested
         case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
+            waiter.waitForTurn(on: turn.queue.unsafelyUnwrapped, releasing: lock)
             return false
         }
     }
@@ -64,7 +58,7 @@ class TurnStorage<State: TurnState> {
             lock.unlock()
             return
         }
-        let exit = state.turn.leave()
+        let exit = turn.leave()
         lock.unlock()
         if case .handOff(let next) = exit { next.wake() }
     }
@@ -94,7 +88,9 @@ class TurnStorage<State: TurnState> {
             leaveTurnLocked(nested: nested)
             return nil
         }
-        let result = unlocked { call(target) }
+        lock.unlock()
+        let result = call(target)
+        lock.lock()
         return (result, nested)
     }
 

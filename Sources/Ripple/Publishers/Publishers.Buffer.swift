@@ -279,14 +279,12 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
 }
 
 /// What ``BufferInner`` keeps under its lock.
-private struct BufferState<Downstream: Subscriber>: TurnState {
+private struct BufferState<Downstream: Subscriber> {
     var upstream = UpstreamStatus.awaitingSubscription
     var downstream: Downstream?
     var demand = Subscribers.Demand.none
     var buffer = FIFO<Downstream.Input>()
     var completion: Subscribers.Completion<Downstream.Failure>?
-    /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-    var turn = DeliveryTurn()
     /// The downstream has this subscription: a completion may go out.
     var handedDown = false
 }

@@ -305,7 +305,7 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
 }
 
 /// What ``SwitchCore`` keeps under its lock.
-struct SwitchState<Downstream: Subscriber>: TurnState {
+struct SwitchState<Downstream: Subscriber> {
     var downstream: Downstream?
     var demand = Subscribers.Demand.none
     var outer = UpstreamStatus.awaitingSubscription
@@ -314,8 +314,6 @@ struct SwitchState<Downstream: Subscriber>: TurnState {
     var childRunning = false
     var pending = FIFO<Downstream.Input>()
     var failure: Downstream.Failure?
-    /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-    var turn = DeliveryTurn()
 }
 
 private final class SwitchOuter<Downstream: Subscriber, P: Publisher>: Subscriber, CustomStringConvertible

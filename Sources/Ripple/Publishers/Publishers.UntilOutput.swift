@@ -84,7 +84,7 @@ extension Publisher {
 }
 
 /// What an until-output inner keeps under its lock.
-private struct UntilOutputState<Downstream: Subscriber>: TurnState {
+private struct UntilOutputState<Downstream: Subscriber> {
     var upstream = UpstreamStatus.awaitingSubscription
     var trigger = UpstreamStatus.awaitingSubscription
     var downstream: Downstream?
@@ -93,8 +93,6 @@ private struct UntilOutputState<Downstream: Subscriber>: TurnState {
     var triggered = false
     /// prefix: the downstream has this subscription.
     var handedDown = false
-    /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-    var turn = DeliveryTurn()
 }
 
 /// What `drop(untilOutputFrom:)` and `prefix(untilOutputFrom:)` share: the trigger's subscription,
