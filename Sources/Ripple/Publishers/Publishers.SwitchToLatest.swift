@@ -193,7 +193,9 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
             return .none
         }
         state.demand -= 1
-        guard let (more, nested) = callInTurnLocked(name: "SwitchToLatest", to: { state.downstream }, { $0.receive(input) })
+        guard
+            let (more, nested) = callInTurnLocked(
+                name: "SwitchToLatest", to: { state.downstream }, { $0.receive(input) })
         else {
             // Cancelled or completed while this thread waited.
             return .none

@@ -72,47 +72,10 @@ extension Heavy {
         @Test func aRequestMadeWhileTheDownstreamIsBusyDeliversTheQueuedValueOnTheRequestingThread() {
             let a = PassthroughSubject<Int, Never>()
             let b = PassthroughSubject<Int, Never>()
-            let deliveries = Locked<[String]>([])
-            let events = Locked<[String]>([])
-            let threads = Locked<[String: UInt]>([:])
-            let subscription = Locked<(any Subscription)?>(nil)
-            let aInside = DispatchSemaphore(value: 0)
-            let bAboutToRequest = DispatchSemaphore(value: 0)
-            let subscriber = AnySubscriber<Int, Never>(
-                receiveSubscription: { sub in
-                    subscription.withLock { $0 = sub }
-                    sub.request(.max(1))
-                },
-                receiveValue: { value in
-                    let me = Self.thread()
-                    let name = threads.current.first { $0.value == me }?.key ?? "?"
-                    deliveries.withLock { $0.append("\(value) on \(name)") }
-                    if value == 1 {
-                        aInside.signal()
-                        bAboutToRequest.wait()
-                        // B's request is under way (it must wait for this turn).
-                        Thread.sleep(forTimeInterval: 0.1)
-                        events.withLock { $0.append("A's call returns") }
-                    }
-                    return .none
-                },
-                receiveCompletion: { _ in })
-            a.merge(with: b).subscribe(subscriber)
-            runConcurrently(threads: 2) { index in
-                threads.withLock { $0[index == 0 ? "A" : "B"] = Self.thread() }
-                if index == 0 {
-                    a.send(1)
-                } else {
-                    aInside.wait()
-                    b.send(2)  // no demand left: queued in the merge
-                    bAboutToRequest.signal()
-                    subscription.current?.request(.max(1))
-                    events.withLock { $0.append("B's request returns") }
-                }
-            }
-            #expect(deliveries.current == ["1 on A", "2 on B"])
-            #expect(events.current == ["A's call returns", "B's request returns"])
-            subscription.current?.cancel()
+            TurnContractChecks.aRequestMadeWhileBusyDeliversTheQueuedValueOnTheRequestingThread(
+                subscribe: { a.merge(with: b).subscribe($0) },
+                sendFirst: { a.send($0) },
+                sendQueued: { b.send($0) })
         }
 
         @Test func aTupleCompletedWhileTheDownstreamIsBusyRunsOnTheThreadThatCompletedIt() {
