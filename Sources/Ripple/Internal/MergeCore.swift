@@ -193,23 +193,13 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     @inlinable
     func cancel() {
         lock.lock()
-        let subscriptions = state.children.compactMap(\.subscription)
-        let outer = state.outer.terminate()
         let released = subscriber
-        subscriber = nil
-        state.terminated = true
-        // Values and children leave the locked state here and are released after unlocking.
-        let droppedValues = queue
-        queue = FIFO()
-        queuedFrom = FIFO()
-        let droppedChildren = state.children
-        state.children = []
+        let (subscriptions, dropped) = terminateLocked()
         lock.unlock()
-        outer?.cancel()
         for subscription in subscriptions {
             subscription.cancel()
         }
-        withExtendedLifetime((released, droppedValues, droppedChildren)) {}
+        withExtendedLifetime((released, dropped)) {}
     }
 
     // MARK: Children
@@ -383,23 +373,33 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     /// Ends the stream: cancels what still runs and completes. Unlocks.
     @inlinable
     func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
-        let subscriptions = state.children.compactMap(\.subscription)
-        let outer = state.outer.terminate()
-        subscriber = nil
-        state.terminated = true
-        let droppedValues = queue
-        queue = FIFO()
-        queuedFrom = FIFO()
-        let droppedChildren = state.children
-        state.children = []
+        let (subscriptions, dropped) = terminateLocked()
         // Nobody calls the downstream after this (`subscriber` is nil): the turn can go now.
         leaveTurnLocked()
-        outer?.cancel()
         for subscription in subscriptions {
             subscription.cancel()
         }
         downstream.receive(completion: completion)
-        withExtendedLifetime((droppedValues, droppedChildren)) {}
+        withExtendedLifetime(dropped) {}
+    }
+
+    /// Ends the stream under the lock: detaches the downstream and takes out what the caller
+    /// cancels after unlocking (the outer upstream first, then the children) and what it releases
+    /// after unlocking (queued values, the children's state).
+    @inlinable
+    func terminateLocked() -> (cancel: [any Subscription], release: (FIFO<Downstream.Input>, [MergeChildState])) {
+        var subscriptions: [any Subscription] = []
+        if let outer = state.outer.terminate() { subscriptions.append(outer) }
+        for child in state.children.indices {
+            if let subscription = state.children[child].subscription { subscriptions.append(subscription) }
+        }
+        subscriber = nil
+        state.terminated = true
+        let dropped = (queue, state.children)
+        queue = FIFO()
+        queuedFrom = FIFO()
+        state.children = []
+        return (subscriptions, dropped)
     }
 
     @usableFromInline
