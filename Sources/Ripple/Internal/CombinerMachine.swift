@@ -59,12 +59,15 @@ protocol CombinerMachine {
 /// It finishes when every upstream has finished and no unsent tuple waits for demand.
 @usableFromInline
 struct CombineLatestMachine: CombinerMachine {
+    /// What the downstream asked for and has not been sent yet.
     @usableFromInline var demand = Subscribers.Demand.none
     /// Per upstream: it has sent a value.
     @usableFromInline var hasValue: [Bool]
     /// Upstreams without a value yet.
     @usableFromInline var missing: Int
+    /// Per upstream: it has completed.
     @usableFromInline var finished: [Bool]
+    /// Upstreams that have completed.
     @usableFromInline var finishedCount = 0
     /// A value arrived beyond the demand: the newest tuple is due on the next request.
     @usableFromInline var fresh = false
@@ -127,9 +130,11 @@ struct CombineLatestMachine: CombinerMachine {
 /// and there is demand. It finishes as soon as a finished upstream has nothing queued.
 @usableFromInline
 struct ZipMachine: CombinerMachine {
+    /// What the downstream asked for and has not been sent yet.
     @usableFromInline var demand = Subscribers.Demand.none
     /// Values queued per upstream.
     @usableFromInline var counts: [Int]
+    /// Per upstream: it has completed.
     @usableFromInline var finished: [Bool]
 
     @inlinable
