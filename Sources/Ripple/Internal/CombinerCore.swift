@@ -1,26 +1,11 @@
-/// How a ``CombinerCore`` pairs values.
+/// What ``CombinerCore`` keeps under its lock, besides the typed values its children hold.
 @usableFromInline
-enum CombinerMode {
-    case latest
-    case zip
-}
-
-/// What ``CombinerCore`` decides under its lock, free of generic types (fixed offsets even in
-/// unspecialized code).
-@usableFromInline
-struct CombinerState {
+struct CombinerState<Machine: CombinerMachine> {
     /// `true` once the downstream is gone (cancelled or completed).
     @usableFromInline var terminated = false
-    @usableFromInline var demand = Subscribers.Demand.none
     @usableFromInline var subscriptions: [(any Subscription)?]
-    /// Values held per child: 0 or 1 for combineLatest, the queue length for zip.
-    @usableFromInline var counts: [Int]
-    @usableFromInline var finished: [Bool]
-    @usableFromInline var finishedCount = 0
-    /// combineLatest: a value arrived beyond the demand; the newest tuple is due on the next request.
-    @usableFromInline var fresh = false
-    /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-    @usableFromInline var turn = DeliveryTurn()
+    /// combineLatest's or zip's bookkeeping: demand, which upstreams have values, what is due.
+    @usableFromInline var machine: Machine
     /// zip: the downstream gets this subscription once every child has its own (or completed).
     @usableFromInline var awaitingHandOff = false
     /// zip: the child whose value completed the tuple being delivered (on the turn's thread), and
@@ -31,28 +16,23 @@ struct CombinerState {
     @inlinable
     init(count: Int) {
         subscriptions = Array(repeating: nil, count: count)
-        counts = Array(repeating: 0, count: count)
-        finished = Array(repeating: false, count: count)
+        machine = Machine(count: count)
     }
 }
 
-/// The subscription behind `combineLatest` and `zip`: a fixed number of typed upstreams whose
-/// values are combined into tuples for one downstream.
+/// The subscription behind `combineLatest` (``CombineLatestMachine``) and `zip` (``ZipMachine``):
+/// a fixed number of typed upstreams whose values are combined into tuples for one downstream.
 ///
 /// Each child keeps its own typed storage (the latest value, or a queue for zip) guarded by this
 /// core's lock; `take` reads (or, for zip, pops) one value from every child to build the tuple,
-/// under the lock, with no user code. The transform variants are `map` on top, as in Combine.
+/// under the lock, with no user code. The machine decides when a tuple is due; this core holds the
+/// values, the subscriptions and the delivery turn (``TurnStorage``), and calls out. The transform
+/// variants are `map` on top, as in Combine.
 ///
-/// - Demand: a downstream request for `n` is forwarded to every child. combineLatest returns
-///   `.max(1)` to a child whose value produced no tuple because another child has no value yet.
-///   While there is demand, each value yields its own tuple, built the moment it arrives (so two
-///   threads sending at once lose nothing); a value that arrives beyond the demand only replaces
-///   that child's latest value, and the newest tuple is delivered on the next request.
-///   zip buffers every value.
-/// - combineLatest emits only once every child has a value and finishes when all
-///   children have finished. zip finishes as soon as a finished child has nothing buffered, then
-///   cancels the others (Combine's order). The first failure cancels the other children and is delivered at once
-///   (after a delivery in progress).
+/// - Demand: a downstream request for `n` is forwarded to every child (zip: from inside a
+///   delivery, see ``CombinerMachine/returnsDemandToSender``).
+/// - The first failure cancels the other children and is delivered at once (after a delivery in
+///   progress).
 /// - Delivery follows the engine's contract (``DeliveryTurn``): the tuple a value completes, while
 ///   there is demand, is built at once and delivered on the thread that sent the value; a thread
 ///   that finds another one delivering waits its turn (arrival order) and then delivers its own
@@ -61,14 +41,9 @@ struct CombinerState {
 ///
 /// Inlinable, so it is specialized for the concrete downstream where it is subscribed.
 @usableFromInline
-final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConvertible {
-    @usableFromInline typealias Mode = CombinerMode
-
-
-
-    @usableFromInline let lock = Lock()
-    @usableFromInline @exclusivity(unchecked) var state: CombinerState
-    @usableFromInline let mode: Mode
+final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: TurnStorage<CombinerState<Machine>>,
+    Subscription, CustomStringConvertible
+{
     @usableFromInline let name: String
     /// Guarded by `lock`; `nil` once terminated.
     @usableFromInline @exclusivity(unchecked) var subscriber: Downstream?
@@ -78,12 +53,12 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
     /// Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var take: (() -> Downstream.Input)?
 
+    /// A core for `count` upstreams delivering to `downstream`; `name` names it in descriptions.
     @inlinable
-    init(downstream: Downstream, count: Int, mode: Mode, name: String) {
-        state = CombinerState(count: count)
+    init(downstream: Downstream, count: Int, name: String) {
         subscriber = downstream
-        self.mode = mode
         self.name = name
+        super.init(state: CombinerState(count: count))
     }
 
     @usableFromInline var description: String { name }
@@ -108,8 +83,9 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         }
     }
 
+    /// Subscribes `child` to `publisher`, unless the downstream is already gone.
     @inlinable
-    func subscribe<P: Publisher>(_ publisher: P, child: CombinerChild<Downstream, P.Output, P.Failure>)
+    func subscribe<P: Publisher>(_ publisher: P, child: CombinerChild<Downstream, Machine, P.Output, P.Failure>)
     where P.Failure == Downstream.Failure {
         guard lock.withLock({ !state.terminated }) else { return }
         publisher.subscribe(child)
@@ -125,9 +101,9 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
             lock.unlock()
             return
         }
-        state.demand += demand
+        state.machine.demand += demand
         var subscriptions = state.subscriptions
-        if let child = state.processing, state.turn.owner == currentThreadID() {
+        if let child = state.processing, turn.owner == currentThreadID() {
             // zip, from inside a delivery: the child whose value is being delivered gets this
             // demand as the return of its `receive(_:)` (Combine's rule); the others now.
             subscriptions[child] = nil
@@ -159,19 +135,23 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
 
     // MARK: Children
 
+    /// Child `index` got its subscription: kept, and asked for the demand so far; zip's downstream
+    /// gets this subscription once every child has its own.
     @inlinable
     func childReceive(subscription: any Subscription, index: Int) {
         lock.lock()
-        guard !state.terminated, state.subscriptions[index] == nil, !state.finished[index] else {
+        guard !state.terminated, state.subscriptions[index] == nil, !state.machine.isFinished(index) else {
             lock.unlock()
             subscription.cancel()
             return
         }
         state.subscriptions[index] = subscription
-        let demand = state.demand
+        let demand = state.machine.demand
         var handOff: Downstream?
         if state.awaitingHandOff,
-            !state.subscriptions.indices.contains(where: { state.subscriptions[$0] == nil && !state.finished[$0] })
+            !state.subscriptions.indices.contains(where: {
+                state.subscriptions[$0] == nil && !state.machine.isFinished($0)
+            })
         {
             state.awaitingHandOff = false
             handOff = subscriber
@@ -185,43 +165,26 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         }
     }
 
-    /// `store` puts the value into the child's storage; it runs under the lock.
+    /// Child `index` sent a value; `store` puts it into the child's storage (it runs under the
+    /// lock). Returns the demand the child's `receive(_:)` returns.
     @inlinable
     func childReceive(index: Int, store: () -> Void) -> Subscribers.Demand {
         lock.lock()
-        guard !state.terminated else {
+        guard !state.terminated, let take else {
             lock.unlock()
             return .none
         }
         store()
-        let wasEmpty = state.counts[index] == 0
-        var replace = false
-        var output: Downstream.Input?
-        switch mode {
-        case .latest:
-            state.counts[index] = 1
-            if state.counts.contains(0) {
-                // A first value that still cannot make a tuple gives its demand back.
-                replace = wasEmpty && state.demand != .unlimited
-            } else if let take, state.demand > 0 {
-                output = take()
-                state.fresh = false
-            } else {
-                state.fresh = true
-            }
-        case .zip:
-            state.counts[index] += 1
-            if let take, state.demand > 0, !state.counts.contains(0) {
-                output = take()
-                for child in state.counts.indices { state.counts[child] -= 1 }
-            }
-        }
-        guard let output else {
+        switch state.machine.receive(from: index) {
+        case .hold:
             lock.unlock()
-            return replace ? .max(1) : .none
+            return .none
+        case .giveBack:
+            lock.unlock()
+            return .max(1)
+        case .emit:
+            return deliverLocked(take(), from: Machine.returnsDemandToSender ? index : nil)
         }
-        state.demand -= 1
-        return deliverLocked(output, from: mode == .zip ? index : nil)
     }
 
     /// Delivers `output` (already charged to the demand) on this thread, in its turn: waits if another
@@ -233,17 +196,10 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
     /// child only, as the returned value; otherwise every child is asked for the returned demand.
     @inlinable
     func deliverLocked(_ output: Downstream.Input, from child: Int?) -> Subscribers.Demand {
-        let nested: Bool
-        switch state.turn.enter(currentThreadID(), name: name) {
-        case .call(let isNested):
-            nested = isNested
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
-            nested = false
-        }
+        let nested = enterTurnLocked(name: name)
         guard let downstream = subscriber else {
             // Cancelled or completed meanwhile.
-            if nested { lock.unlock() } else { leaveTurnLocked() }
+            leaveTurnLocked(nested: nested)
             return .none
         }
         let outer = (state.processing, state.processingDemand)
@@ -251,10 +207,8 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
             state.processing = child
             state.processingDemand = .none
         }
-        lock.unlock()
-        let more = downstream.receive(output)
-        lock.lock()
-        state.demand += more
+        let more = unlocked { downstream.receive(output) }
+        state.machine.demand += more
         var subscriptions = more > 0 ? state.subscriptions : []
         var returned = Subscribers.Demand.none
         if child != nil {
@@ -271,15 +225,15 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         return returned
     }
 
+    /// Child `index` completed: the stream fails (the first failure), or finishes when the machine
+    /// says nothing more can come.
     @inlinable
     func childReceive(completion: Subscribers.Completion<Downstream.Failure>, index: Int) {
         lock.lock()
-        guard !state.terminated, !state.finished[index] else {
+        guard !state.terminated, state.machine.finish(index) else {
             lock.unlock()
             return
         }
-        state.finished[index] = true
-        state.finishedCount += 1
         state.subscriptions[index] = nil
         if case .failure(let error) = completion, failure == nil {
             failure = error
@@ -305,35 +259,7 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
     /// drains instead. Unlocks.
     @inlinable
     func takeTurnThenDrainLocked() {
-        switch state.turn.enter(currentThreadID(), name: name) {
-        case .call(nested: true):
-            lock.unlock()
-        case .call(nested: false):
-            drainLocked()
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
-            drainLocked()
-        }
-    }
-
-    /// Gives the delivery turn back (to the next waiter, woken after unlocking). Unlocks.
-    @inlinable
-    func leaveTurnLocked() {
-        let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
-    }
-
-    @inlinable
-    var isDone: Bool {
-        switch mode {
-        case .latest:
-            // Done when every child finished and no unsent tuple waits for demand.
-            return state.finishedCount == state.counts.count && !(state.fresh && !state.counts.contains(0))
-        case .zip:
-            // Done when a finished child has nothing left to pair.
-            return state.counts.indices.contains { state.finished[$0] && state.counts[$0] == 0 }
-        }
+        takeTurnLocked(name: name, {}) { drainLocked() }
     }
 
     /// Delivers the tuples due for lack of demand while there is demand, then a due completion, and
@@ -349,41 +275,24 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
                 finishLocked(downstream, .failure(failure))
                 return
             }
-            var next: Downstream.Input?
-            if state.demand > 0 {
-                switch mode {
-                case .latest:
-                    if state.fresh, !state.counts.contains(0) {
-                        next = take()
-                        state.fresh = false
-                    }
-                case .zip:
-                    if !state.counts.contains(0) {
-                        next = take()
-                        for index in state.counts.indices { state.counts[index] -= 1 }
-                    }
-                }
-            }
-            if let output = next {
-                state.demand -= 1
-                lock.unlock()
-                let more = downstream.receive(output)
-                lock.lock()
-                state.demand += more
+            switch state.machine.next() {
+            case .emit:
+                let output = take()
+                let more = unlocked { downstream.receive(output) }
+                state.machine.demand += more
                 if more > 0 {
                     let subscriptions = state.subscriptions
-                    lock.unlock()
-                    for subscription in subscriptions { subscription?.request(more) }
-                    lock.lock()
+                    unlocked {
+                        for subscription in subscriptions { subscription?.request(more) }
+                    }
                 }
-                continue
-            }
-            if isDone {
+            case .finish:
                 finishLocked(downstream, .finished)
                 return
+            case .idle:
+                leaveTurnLocked()
+                return
             }
-            leaveTurnLocked()
-            return
         }
     }
 
@@ -398,10 +307,8 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
         state.terminated = true
         state.subscriptions = state.subscriptions.map { _ in nil }
         // Nobody calls the downstream after this (`subscriber` is nil): the turn can go now.
-        let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
-        if mode == .zip {
+        leaveTurnLocked()
+        if Machine.completesBeforeCancelling {
             downstream.receive(completion: completion)
             for subscription in subscriptions {
                 subscription?.cancel()
@@ -416,23 +323,24 @@ final class CombinerCore<Downstream: Subscriber>: Subscription, CustomStringConv
     }
 }
 
-/// One upstream of a ``CombinerCore``, with its own typed storage (guarded by the core's lock).
+/// One upstream of a ``CombinerCore``, with its own typed storage (guarded by the core's lock): the
+/// latest value (combineLatest) or a queue (zip, ``CombinerMachine/keepsAll``).
 @usableFromInline
-final class CombinerChild<Downstream: Subscriber, Input, Failure: Error>: Subscriber, CustomStringConvertible
+final class CombinerChild<Downstream: Subscriber, Machine: CombinerMachine, Input, Failure: Error>: Subscriber,
+    CustomStringConvertible
 where Failure == Downstream.Failure {
-    @usableFromInline let core: CombinerCore<Downstream>
+    @usableFromInline let core: CombinerCore<Downstream, Machine>
     @usableFromInline let index: Int
-    @usableFromInline let keepsAll: Bool
     /// Guarded by the core's lock.
     @usableFromInline @exclusivity(unchecked) var latest: Input?
     /// Guarded by the core's lock.
     @usableFromInline @exclusivity(unchecked) var queue = FIFO<Input>()
 
+    /// Upstream number `index` of `core`.
     @inlinable
-    init(core: CombinerCore<Downstream>, index: Int, mode: CombinerCore<Downstream>.Mode) {
+    init(core: CombinerCore<Downstream, Machine>, index: Int) {
         self.core = core
         self.index = index
-        keepsAll = mode == .zip
     }
 
     @usableFromInline var description: String { core.description }
@@ -440,7 +348,7 @@ where Failure == Downstream.Failure {
     /// The value for the next tuple. Called by the core under its lock, only when one is held.
     @inlinable
     func take() -> Input {
-        keepsAll ? queue.popFirst()! : latest!
+        Machine.keepsAll ? queue.popFirst()! : latest!
     }
 
     @inlinable
@@ -451,7 +359,7 @@ where Failure == Downstream.Failure {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         core.childReceive(index: index) {
-            if keepsAll { queue.append(input) } else { latest = input }
+            if Machine.keepsAll { queue.append(input) } else { latest = input }
         }
     }
 

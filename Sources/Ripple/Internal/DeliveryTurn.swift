@@ -9,9 +9,9 @@
 /// - A thread that finds it held by another thread queues up and sleeps; the turn is handed to the
 ///   waiters one by one in arrival order, so no sender starves and none runs another's values.
 ///
-/// A pure value: its owner (a subject's conduit, which keeps it under the subject's lock, or an
-/// operator's state struct, or a `@Published` box or an `observe` loop) applies a transition under
-/// its lock and performs the returned action after unlocking: ``Entry/wait(_:)`` parks the thread (``TurnWaiter/waitForTurn(on:)``),
+/// A pure value: its owner (a subject's conduit, which keeps it under the subject's lock; an
+/// operator, through ``TurnStorage``; a `@Published` box or an `observe` loop) applies a transition
+/// under its lock and performs the returned action after unlocking: ``Entry/wait(_:)`` parks the thread (``TurnWaiter/waitForTurn(on:)``),
 /// ``Exit/handOff(_:)`` wakes the next waiter.
 @usableFromInline
 struct DeliveryTurn {

@@ -30,8 +30,6 @@ struct MergeState {
     @usableFromInline var askingChild = false
     /// flatMap's upstream of publishers; `.terminal` when there is none or it has finished.
     @usableFromInline var outer = UpstreamStatus.terminal
-    /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-    @usableFromInline var turn = DeliveryTurn()
 
     @inlinable
     init(children: [MergeChildState], active: Int) {
@@ -55,7 +53,9 @@ struct MergeState {
 ///   demand is delivered on the thread that sent it; a thread that finds another one delivering
 ///   waits its turn (arrival order) and then delivers its own value; a send from inside the
 ///   downstream's `receive` is delivered nested. Values that arrive without demand wait in a queue
-///   and are delivered, in arrival order, by the thread that brings the demand.
+///   and are delivered, in arrival order, by the thread that brings the demand: a request from
+///   another thread adds its demand only once it has the turn, so the thread inside the downstream
+///   does not deliver them for it.
 /// - It finishes when the outer upstream (if any) and every child have finished and nothing waits;
 ///   the first failure cancels everything else and is delivered by the thread that brought it, in
 ///   its turn.
@@ -63,11 +63,10 @@ struct MergeState {
 /// Inlinable, so it is specialized for the concrete downstream in the code that subscribes
 /// (unspecialized, every event paid for generic metadata lookups: ~6,000 instructions a value).
 @usableFromInline
-final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvertible {
-    @usableFromInline let lock = Lock()
-    @usableFromInline @exclusivity(unchecked) var state: MergeState
+final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscription, CustomStringConvertible {
     @usableFromInline let name: String
-    /// Guarded by `lock`, like `state`; `nil` once terminated.
+    /// Guarded by `lock`, like `state`; `nil` once terminated. (The lock, the state and the
+    /// delivery turn in it are ``TurnStorage``'s.)
     @usableFromInline @exclusivity(unchecked) var subscriber: Downstream?
     /// Values that arrived without demand, in arrival order. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var queue = FIFO<Downstream.Input>()
@@ -86,22 +85,23 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
     /// A merge of `count` children, subscribed with ``subscribe(_:at:)``.
     @inlinable
     init(downstream: Downstream, count: Int, name: String) {
-        state = MergeState(children: Array(repeating: MergeChildState(), count: count), active: count)
         subscriber = downstream
         self.name = name
         refillsOuter = false
         asksNewChildren = false
+        super.init(state: MergeState(children: Array(repeating: MergeChildState(), count: count), active: count))
     }
 
     /// A flatMap: children are added as the outer upstream publishes them.
     @inlinable
     init(downstream: Downstream, outerIsBounded: Bool, name: String) {
-        state = MergeState(children: [], active: 0)
         subscriber = downstream
-        state.outer = .awaitingSubscription
         self.name = name
         refillsOuter = outerIsBounded
         asksNewChildren = true
+        var initial = MergeState(children: [], active: 0)
+        initial.outer = .awaitingSubscription
+        super.init(state: initial)
     }
 
     @usableFromInline var description: String { name }
@@ -184,30 +184,22 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
             lock.unlock()
             return
         }
-        state.demand += demand
-        takeTurnThenDrainLocked()
+        // The demand counts from this thread's turn on, as in switchToLatest and buffer: the
+        // thread that brings it delivers the queued values it allows (a thread inside the
+        // downstream on another thread does not deliver them for it).
+        takeTurnThenDrainLocked { if !state.terminated { state.demand += demand } }
     }
 
     @inlinable
     func cancel() {
         lock.lock()
-        let subscriptions = state.children.compactMap(\.subscription)
-        let outer = state.outer.terminate()
         let released = subscriber
-        subscriber = nil
-        state.terminated = true
-        // Values and children leave the locked state here and are released after unlocking.
-        let droppedValues = queue
-        queue = FIFO()
-        queuedFrom = FIFO()
-        let droppedChildren = state.children
-        state.children = []
+        let (subscriptions, dropped) = terminateLocked()
         lock.unlock()
-        outer?.cancel()
         for subscription in subscriptions {
             subscription.cancel()
         }
-        withExtendedLifetime((released, droppedValues, droppedChildren)) {}
+        withExtendedLifetime((released, dropped)) {}
     }
 
     // MARK: Children
@@ -245,7 +237,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
             return .none
         }
         let unlimited = state.children[index].unlimited
-        guard state.demand > 0, queue.isEmpty, !(state.askingChild && state.turn.owner == currentThreadID()) else {
+        guard state.demand > 0, queue.isEmpty, !(state.askingChild && turn.owner == currentThreadID()) else {
             // No demand (or older values still wait for it): the value waits for a request.
             queue.append(input)
             if asksNewChildren { queuedFrom.append((index, generation)) }
@@ -254,22 +246,10 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
             return .none
         }
         state.demand -= 1
-        let nested: Bool
-        switch state.turn.enter(currentThreadID(), name: name) {
-        case .call(let isNested):
-            nested = isNested
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
-            nested = false
-        }
-        guard let downstream = subscriber else {
+        guard let (more, nested) = callInTurnLocked(name: name, to: { subscriber }, { $0.receive(input) }) else {
             // Cancelled or completed while this thread waited.
-            leaveTurnLocked()
             return .none
         }
-        lock.unlock()
-        let more = downstream.receive(input)
-        lock.lock()
         state.demand += more
         if nested {
             // The outermost call on this thread drains and asks the children for more (flatMap:
@@ -325,28 +305,12 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
         refill?.request(.max(1))
     }
 
-    /// With the lock held: takes the delivery turn (waiting for it if another thread holds it), then
-    /// drains. If this thread already holds it (a call from inside the downstream), the outer call
-    /// drains instead. Unlocks.
+    /// With the lock held: takes the delivery turn (waiting for it if another thread holds it), runs
+    /// `inTurn` under the lock, then drains. If this thread already holds it (a call from inside the
+    /// downstream), the outer call drains instead. Unlocks.
     @inlinable
-    func takeTurnThenDrainLocked() {
-        switch state.turn.enter(currentThreadID(), name: name) {
-        case .call(nested: true):
-            lock.unlock()
-        case .call(nested: false):
-            drainLocked()
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
-            drainLocked()
-        }
-    }
-
-    /// Gives the delivery turn back (to the next waiter, woken after unlocking). Unlocks.
-    @inlinable
-    func leaveTurnLocked() {
-        let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
+    func takeTurnThenDrainLocked(_ inTurn: () -> Void = {}) {
+        takeTurnLocked(name: name, inTurn) { drainLocked() }
     }
 
     /// Delivers queued values while there is demand, then a due completion, then asks idle
@@ -365,9 +329,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
             if state.demand > 0, let value = queue.popFirst() {
                 let from = asksNewChildren ? queuedFrom.popFirst() : nil
                 state.demand -= 1
-                lock.unlock()
-                let more = downstream.receive(value)
-                lock.lock()
+                let more = unlocked { downstream.receive(value) }
                 state.demand += more
                 // flatMap (Combine's rule): the child whose queued value went out is asked for its
                 // next one at once, demand or not.
@@ -376,9 +338,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
                 {
                     state.children[index].requested = true
                     state.askingChild = true
-                    lock.unlock()
-                    subscription.request(.max(1))
-                    lock.lock()
+                    unlocked { subscription.request(.max(1)) }
                     state.askingChild = false
                 }
                 continue
@@ -404,9 +364,7 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
                 asks.append((subscription, unlimited ? .unlimited : .max(1)))
             }
         }
-        let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
+        leaveTurnLocked()
         for (subscription, demand) in asks {
             subscription.request(demand)
         }
@@ -415,25 +373,33 @@ final class MergeCore<Downstream: Subscriber>: Subscription, CustomStringConvert
     /// Ends the stream: cancels what still runs and completes. Unlocks.
     @inlinable
     func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
-        let subscriptions = state.children.compactMap(\.subscription)
-        let outer = state.outer.terminate()
-        subscriber = nil
-        state.terminated = true
-        let droppedValues = queue
-        queue = FIFO()
-        queuedFrom = FIFO()
-        let droppedChildren = state.children
-        state.children = []
+        let (subscriptions, dropped) = terminateLocked()
         // Nobody calls the downstream after this (`subscriber` is nil): the turn can go now.
-        let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
-        outer?.cancel()
+        leaveTurnLocked()
         for subscription in subscriptions {
             subscription.cancel()
         }
         downstream.receive(completion: completion)
-        withExtendedLifetime((droppedValues, droppedChildren)) {}
+        withExtendedLifetime(dropped) {}
+    }
+
+    /// Ends the stream under the lock: detaches the downstream and takes out what the caller
+    /// cancels after unlocking (the outer upstream first, then the children) and what it releases
+    /// after unlocking (queued values, the children's state).
+    @inlinable
+    func terminateLocked() -> (cancel: [any Subscription], release: (FIFO<Downstream.Input>, [MergeChildState])) {
+        var subscriptions: [any Subscription] = []
+        if let outer = state.outer.terminate() { subscriptions.append(outer) }
+        for child in state.children.indices {
+            if let subscription = state.children[child].subscription { subscriptions.append(subscription) }
+        }
+        subscriber = nil
+        state.terminated = true
+        let dropped = (queue, state.children)
+        queue = FIFO()
+        queuedFrom = FIFO()
+        state.children = []
+        return (subscriptions, dropped)
     }
 
     @usableFromInline

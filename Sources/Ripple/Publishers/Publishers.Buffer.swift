@@ -82,34 +82,23 @@ extension Publisher {
 /// sent from inside the downstream's `receive` on the same thread is delivered nested. Buffered
 /// elements and a due completion are delivered by the thread that brings the demand or the event,
 /// in its turn.
-private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible {
+private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState<Downstream>>, Subscriber,
+    Subscription, CustomStringConvertible
+{
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private struct State {
-        var upstream = UpstreamStatus.awaitingSubscription
-        var downstream: Downstream?
-        var demand = Subscribers.Demand.none
-        var buffer = FIFO<Input>()
-        var completion: Subscribers.Completion<Failure>?
-        /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-        var turn = DeliveryTurn()
-        /// The downstream has this subscription: a completion may go out.
-        var handedDown = false
-    }
-
-    private let lock = Lock()
-    private var state: State
     private let size: Int
     private let prefetch: Publishers.PrefetchStrategy
     private let whenFull: Publishers.BufferingStrategy<Failure>
 
     init(downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
-        state = State(downstream: downstream)
         self.size = size
         self.prefetch = prefetch
         self.whenFull = whenFull
+        super.init(state: BufferState(downstream: downstream))
     }
+
 
     var description: String { "Buffer" }
 
@@ -183,22 +172,11 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
     /// Delivers `input`, for which one demand was taken, in this thread's turn. Called with `lock`
     /// held; unlocks. Returns what the upstream is owed.
     private func deliverLocked(_ input: Input) -> Subscribers.Demand {
-        let nested: Bool
-        switch state.turn.enter(currentThreadID(), name: "Buffer") {
-        case .call(let isNested):
-            nested = isNested
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
-            nested = false
-        }
-        guard let downstream = state.downstream else {
+        guard let (more, nested) = callInTurnLocked(name: "Buffer", to: { state.downstream }, { $0.receive(input) })
+        else {
             // Cancelled or completed while this thread waited.
-            leaveTurnLocked()
             return .none
         }
-        lock.unlock()
-        let more = downstream.receive(input)
-        lock.lock()
         state.demand += more
         if nested {
             // The outermost call on this thread drains.
@@ -257,26 +235,13 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
     /// drains instead. Unlocks. Returns the refill owed upstream for the buffered elements delivered.
     /// `demand` is added once the turn is this thread's (or at once, nested).
     private func takeTurnThenDrainLocked(adding demand: Subscribers.Demand = .none) -> Subscribers.Demand {
-        switch state.turn.enter(currentThreadID(), name: "Buffer") {
-        case .call(nested: true):
-            state.demand += demand
-            lock.unlock()
-            return .none
-        case .call(nested: false):
-            state.demand += demand
-            return drainLocked()
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
+        var delivered = Subscribers.Demand.none
+        takeTurnLocked(name: "Buffer") {
             if state.downstream != nil { state.demand += demand }
-            return drainLocked()
+        } drain: {
+            delivered = drainLocked()
         }
-    }
-
-    /// Gives the delivery turn back (to the next waiter, woken after unlocking). Unlocks.
-    private func leaveTurnLocked() {
-        let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
+        return delivered
     }
 
     /// Delivers buffered elements while there is demand, then a due completion, and gives the turn
@@ -287,9 +252,7 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         while let downstream = state.downstream {
             if state.demand > 0, let value = state.buffer.popFirst() {
                 state.demand -= 1
-                lock.unlock()
-                let more = downstream.receive(value)
-                lock.lock()
+                let more = unlocked { downstream.receive(value) }
                 state.demand += more
                 delivered += 1
                 continue
@@ -303,9 +266,7 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
                 let dropped = state.buffer
                 state.buffer = FIFO()
                 // Nobody calls the downstream after this: the turn can go now.
-                let exit = state.turn.leave()
-                lock.unlock()
-                if case .handOff(let next) = exit { next.wake() }
+                leaveTurnLocked()
                 downstream.receive(completion: completion)
                 withExtendedLifetime(dropped) {}
                 return .none
@@ -315,6 +276,17 @@ private final class BufferInner<Downstream: Subscriber>: Subscriber, Subscriptio
         leaveTurnLocked()
         return refill(delivered)
     }
+}
+
+/// What ``BufferInner`` keeps under its lock.
+private struct BufferState<Downstream: Subscriber> {
+    var upstream = UpstreamStatus.awaitingSubscription
+    var downstream: Downstream?
+    var demand = Subscribers.Demand.none
+    var buffer = FIFO<Downstream.Input>()
+    var completion: Subscribers.Completion<Downstream.Failure>?
+    /// The downstream has this subscription: a completion may go out.
+    var handedDown = false
 }
 
 extension Subscribers.Completion {

@@ -1,5 +1,5 @@
-// CombineLatest, CombineLatest3 and CombineLatest4 on `CombinerCore`; the transform overloads are `map` on top, as in
-// Combine.
+// CombineLatest, CombineLatest3 and CombineLatest4 on `CombinerCore` driven by
+// `CombineLatestMachine`; the transform overloads are `map` on top, as in Combine.
 
 extension Publishers {
     /// A publisher that receives and combines the latest elements from 2 publishers.
@@ -26,9 +26,9 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombinerCore(downstream: subscriber, count: 2, mode: .latest, name: "CombineLatest")
-            let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .latest)
-            let childB = CombinerChild<S, B.Output, Failure>(core: core, index: 1, mode: .latest)
+            let core = CombinerCore<S, CombineLatestMachine>(downstream: subscriber, count: 2, name: "CombineLatest")
+            let childA = CombinerChild<S, CombineLatestMachine, A.Output, Failure>(core: core, index: 0)
+            let childB = CombinerChild<S, CombineLatestMachine, B.Output, Failure>(core: core, index: 1)
             core.start { (childA.take(), childB.take()) }
             core.subscribe(a, child: childA)
             core.subscribe(b, child: childB)
@@ -63,10 +63,10 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombinerCore(downstream: subscriber, count: 3, mode: .latest, name: "CombineLatest3")
-            let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .latest)
-            let childB = CombinerChild<S, B.Output, Failure>(core: core, index: 1, mode: .latest)
-            let childC = CombinerChild<S, C.Output, Failure>(core: core, index: 2, mode: .latest)
+            let core = CombinerCore<S, CombineLatestMachine>(downstream: subscriber, count: 3, name: "CombineLatest3")
+            let childA = CombinerChild<S, CombineLatestMachine, A.Output, Failure>(core: core, index: 0)
+            let childB = CombinerChild<S, CombineLatestMachine, B.Output, Failure>(core: core, index: 1)
+            let childC = CombinerChild<S, CombineLatestMachine, C.Output, Failure>(core: core, index: 2)
             core.start { (childA.take(), childB.take(), childC.take()) }
             core.subscribe(a, child: childA)
             core.subscribe(b, child: childB)
@@ -106,11 +106,11 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombinerCore(downstream: subscriber, count: 4, mode: .latest, name: "CombineLatest4")
-            let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .latest)
-            let childB = CombinerChild<S, B.Output, Failure>(core: core, index: 1, mode: .latest)
-            let childC = CombinerChild<S, C.Output, Failure>(core: core, index: 2, mode: .latest)
-            let childD = CombinerChild<S, D.Output, Failure>(core: core, index: 3, mode: .latest)
+            let core = CombinerCore<S, CombineLatestMachine>(downstream: subscriber, count: 4, name: "CombineLatest4")
+            let childA = CombinerChild<S, CombineLatestMachine, A.Output, Failure>(core: core, index: 0)
+            let childB = CombinerChild<S, CombineLatestMachine, B.Output, Failure>(core: core, index: 1)
+            let childC = CombinerChild<S, CombineLatestMachine, C.Output, Failure>(core: core, index: 2)
+            let childD = CombinerChild<S, CombineLatestMachine, D.Output, Failure>(core: core, index: 3)
             core.start { (childA.take(), childB.take(), childC.take(), childD.take()) }
             core.subscribe(a, child: childA)
             core.subscribe(b, child: childB)

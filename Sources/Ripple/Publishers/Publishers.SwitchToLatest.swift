@@ -74,22 +74,13 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 /// own value; a send from inside the downstream's `receive` on the same thread is delivered nested.
 /// Values that arrive without demand wait in a queue and are delivered, in arrival order, by the
 /// thread that brings the demand; a completion is delivered by the thread that brings it, in its turn.
-final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConvertible {
-    private struct State {
-        var downstream: Downstream?
-        var demand = Subscribers.Demand.none
-        var outer = UpstreamStatus.awaitingSubscription
-        var child: (any Subscription)?
-        var generation = 0
-        var childRunning = false
-        var pending = FIFO<Downstream.Input>()
-        var failure: Downstream.Failure?
-        /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-        var turn = DeliveryTurn()
+final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstream>>, Subscription,
+    CustomStringConvertible
+{
+    /// A core with no downstream yet (``start(downstream:)`` gives it one).
+    init() {
+        super.init(state: SwitchState())
     }
-
-    private let lock = Lock()
-    private var state = State()
 
     var description: String { "SwitchToLatest" }
 
@@ -202,22 +193,13 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
             return .none
         }
         state.demand -= 1
-        let nested: Bool
-        switch state.turn.enter(currentThreadID(), name: "SwitchToLatest") {
-        case .call(let isNested):
-            nested = isNested
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
-            nested = false
-        }
-        guard let downstream = state.downstream else {
+        guard
+            let (more, nested) = callInTurnLocked(
+                name: "SwitchToLatest", to: { state.downstream }, { $0.receive(input) })
+        else {
             // Cancelled or completed while this thread waited.
-            leaveTurnLocked()
             return .none
         }
-        lock.unlock()
-        let more = downstream.receive(input)
-        lock.lock()
         state.demand += more
         if nested {
             // The outermost call on this thread drains.
@@ -249,35 +231,13 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
     /// subscription current at that moment (the one the demand is for).
     @discardableResult
     private func takeTurnThenDrainLocked(adding demand: Subscribers.Demand = .none) -> (any Subscription)? {
-        switch state.turn.enter(currentThreadID(), name: "SwitchToLatest") {
-        case .call(nested: true):
+        takeTurnLocked(name: "SwitchToLatest") {
+            guard state.downstream != nil else { return nil }
             state.demand += demand
-            let child = state.child
-            lock.unlock()
-            return child
-        case .call(nested: false):
-            state.demand += demand
-            let child = state.child
+            return state.child
+        } drain: {
             drainLocked()
-            return child
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
-            guard state.downstream != nil else {
-                drainLocked()
-                return nil
-            }
-            state.demand += demand
-            let child = state.child
-            drainLocked()
-            return child
         }
-    }
-
-    /// Gives the delivery turn back (to the next waiter, woken after unlocking). Unlocks.
-    private func leaveTurnLocked() {
-        let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
     }
 
     /// Delivers queued values while there is demand, then a due completion, and gives the turn
@@ -291,9 +251,7 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
             }
             if state.demand > 0, let value = state.pending.popFirst() {
                 state.demand -= 1
-                lock.unlock()
-                let more = downstream.receive(value)
-                lock.lock()
+                let more = unlocked { downstream.receive(value) }
                 state.demand += more
                 extra += more
                 continue
@@ -305,9 +263,7 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
             break
         }
         let child = state.child
-        let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
+        leaveTurnLocked()
         // Demand returned for queued values goes to the current inner publisher.
         if extra > 0 { child?.request(extra) }
     }
@@ -322,9 +278,7 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
         let dropped = state.pending
         state.pending = FIFO()
         // Nobody calls the downstream after this (`downstream` is nil): the turn can go now.
-        let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
+        leaveTurnLocked()
         outer?.cancel()
         child?.cancel()
         downstream.receive(completion: completion)
@@ -350,6 +304,18 @@ final class SwitchCore<Downstream: Subscriber>: Subscription, CustomStringConver
             core.childReceive(completion: completion, generation: generation)
         }
     }
+}
+
+/// What ``SwitchCore`` keeps under its lock.
+struct SwitchState<Downstream: Subscriber> {
+    var downstream: Downstream?
+    var demand = Subscribers.Demand.none
+    var outer = UpstreamStatus.awaitingSubscription
+    var child: (any Subscription)?
+    var generation = 0
+    var childRunning = false
+    var pending = FIFO<Downstream.Input>()
+    var failure: Downstream.Failure?
 }
 
 private final class SwitchOuter<Downstream: Subscriber, P: Publisher>: Subscriber, CustomStringConvertible

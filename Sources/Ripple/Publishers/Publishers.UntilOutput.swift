@@ -83,46 +83,37 @@ extension Publisher {
     }
 }
 
-/// The subscription of `drop(untilOutputFrom:)`, and its upstream's subscriber. The trigger's
-/// events arrive through ``UntilOutputTrigger``.
+/// What an until-output inner keeps under its lock.
+private struct UntilOutputState<Downstream: Subscriber> {
+    var upstream = UpstreamStatus.awaitingSubscription
+    var trigger = UpstreamStatus.awaitingSubscription
+    var downstream: Downstream?
+    /// drop: what the downstream asked for before the upstream's subscription arrived.
+    var pendingDemand = Subscribers.Demand.none
+    var triggered = false
+    /// prefix: the downstream has this subscription.
+    var handedDown = false
+}
+
+/// What `drop(untilOutputFrom:)` and `prefix(untilOutputFrom:)` share: the trigger's subscription,
+/// delivery in turns (``TurnStorage``), ending the stream and cancelling.
 ///
-/// As in Combine, the downstream gets this subscription before anything is subscribed; its
-/// requests are kept until the upstream's subscription arrives, then go upstream unchanged, and an
-/// element dropped before the trigger fires uses up its demand (returns `.none`). A trigger that
-/// completes before sending an element (finished or failed) completes the downstream with its
-/// completion and cancels the upstream. Delivery follows the engine's contract (``DeliveryTurn``): an
-/// element goes out on the thread that sent it; a completion the trigger causes on another thread
-/// while an element is being delivered waits its turn, and one caused from inside the delivery
-/// (same thread) is delivered nested.
-private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Subscription,
+/// Delivery follows the engine's contract (``DeliveryTurn``): an element goes out on the thread that
+/// sent it; a completion the trigger causes on another thread while an element is being delivered
+/// waits its turn, and one caused from inside the delivery (same thread) is delivered nested.
+private class UntilOutputInnerBase<Downstream: Subscriber>: TurnStorage<UntilOutputState<Downstream>>,
     CustomStringConvertible
 {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
+    /// Names the operator in descriptions and deadlock reports.
+    let description: String
 
-    private struct State {
-        var upstream = UpstreamStatus.awaitingSubscription
-        var trigger = UpstreamStatus.awaitingSubscription
-        var downstream: Downstream?
-        /// What the downstream asked for before the upstream's subscription arrived.
-        var pendingDemand = Subscribers.Demand.none
-        var triggered = false
-        /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-        var turn = DeliveryTurn()
+    init(downstream: Downstream, name: String) {
+        description = name
+        super.init(state: UntilOutputState(downstream: downstream))
     }
 
-    private let lock = Lock()
-    private var state: State
-
-    init(downstream: Downstream) {
-        state = State(downstream: downstream)
-    }
-
-    var description: String { "DropUntilOutput" }
-
-    // MARK: Trigger
-
-    func triggerReceive(subscription: any Subscription) {
+    /// The trigger's subscription: kept, and asked for one element.
+    final func triggerReceive(subscription: any Subscription) {
         let accepted = lock.withLock { state.downstream != nil && state.trigger.accept(subscription) }
         guard accepted else {
             subscription.cancel()
@@ -131,31 +122,40 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Su
         subscription.request(.max(1))
     }
 
-    func triggerFired() {
+    /// The trigger sent its element: marks the stream triggered and cancels the trigger (after
+    /// unlocking). Returns whether this call did (not if it had fired already or the downstream is
+    /// gone), and whether the downstream had this subscription by then.
+    final func markTriggered() -> (fired: Bool, handedDown: Bool) {
         lock.lock()
         guard state.downstream != nil, !state.triggered else {
             lock.unlock()
-            return
+            return (false, false)
         }
         state.triggered = true
         let trigger = state.trigger.terminate()
+        let handedDown = state.handedDown
         lock.unlock()
         trigger?.cancel()
+        return (true, handedDown)
     }
 
-    func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
-        let fired = lock.withLock {
-            state.trigger = .terminal
-            return state.triggered
+    /// Delivers `input` on this thread, in its turn (waiting for it if another thread holds it;
+    /// nested if this thread does), unless the downstream is gone by then. Called with `lock` held;
+    /// unlocks.
+    final func deliverInTurnLocked(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard let (more, nested) = callInTurnLocked(name: description, to: { state.downstream }, { $0.receive(input) })
+        else {
+            // Completed or cancelled meanwhile.
+            return .none
         }
-        // A trigger that ends without an element ends the stream, as in Combine.
-        if !fired {
-            end(completion)
-        }
+        leaveTurnLocked(nested: nested)
+        return more
     }
 
-    /// Cancels both sides and completes the downstream in this thread's turn.
-    private func end(_ completion: Subscribers.Completion<Failure>) {
+    /// Ends the stream: detaches the downstream, cancels the trigger (and the upstream if
+    /// `cancellingUpstream`), then delivers `completion` in this thread's turn (nested if it holds
+    /// it, after the delivery in progress if another thread does).
+    final func end(_ completion: Subscribers.Completion<Downstream.Failure>, cancellingUpstream: Bool) {
         lock.lock()
         guard let downstream = state.downstream else {
             lock.unlock()
@@ -165,10 +165,60 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Su
         let trigger = state.trigger.terminate()
         state.downstream = nil
         lock.unlock()
-        upstream?.cancel()
+        if cancellingUpstream { upstream?.cancel() }
         trigger?.cancel()
         lock.lock()
-        completeInTurnLocked(downstream, completion)
+        awaitTurnLocked(name: description)
+        downstream.receive(completion: completion)
+    }
+
+    /// Cancels both sides; the downstream is released after unlocking.
+    final func cancel() {
+        lock.lock()
+        let upstream = state.upstream.terminate()
+        let trigger = state.trigger.terminate()
+        let released = state.downstream
+        state.downstream = nil
+        lock.unlock()
+        upstream?.cancel()
+        trigger?.cancel()
+        _ = released
+    }
+}
+
+/// The subscription of `drop(untilOutputFrom:)`, and its upstream's subscriber. The trigger's
+/// events arrive through ``UntilOutputTrigger``.
+///
+/// As in Combine, the downstream gets this subscription before anything is subscribed; its
+/// requests are kept until the upstream's subscription arrives, then go upstream unchanged, and an
+/// element dropped before the trigger fires uses up its demand (returns `.none`). A trigger that
+/// completes before sending an element (finished or failed) completes the downstream with its
+/// completion and cancels the upstream. Delivery: see ``UntilOutputInnerBase``.
+private final class DropUntilOutputInner<Downstream: Subscriber>: UntilOutputInnerBase<Downstream>, Subscriber,
+    Subscription
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    init(downstream: Downstream) {
+        super.init(downstream: downstream, name: "DropUntilOutput")
+    }
+
+    // MARK: Trigger
+
+    func triggerFired() {
+        _ = markTriggered()
+    }
+
+    func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
+        let fired = lock.withLock {
+            state.trigger = .terminal
+            return state.triggered
+        }
+        // A trigger that ends without an element ends the stream, as in Combine.
+        if !fired {
+            end(completion, cancellingUpstream: true)
+        }
     }
 
     // MARK: Upstream
@@ -199,60 +249,7 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Su
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        end(completion)
-    }
-
-    // MARK: Delivery turn
-
-    /// Delivers `input` on this thread, in its turn (waiting for it if another thread holds it;
-    /// nested if this thread does), unless the downstream is gone by then. Called with `lock` held;
-    /// unlocks.
-    private func deliverInTurnLocked(_ input: Input) -> Subscribers.Demand {
-        let nested: Bool
-        switch state.turn.enter(currentThreadID(), name: description) {
-        case .call(let isNested):
-            nested = isNested
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
-            nested = false
-        }
-        guard let downstream = state.downstream else {
-            // Completed or cancelled meanwhile.
-            leaveTurnLocked(nested: nested)
-            return .none
-        }
-        lock.unlock()
-        let more = downstream.receive(input)
-        lock.lock()
-        leaveTurnLocked(nested: nested)
-        return more
-    }
-
-    /// Delivers `completion` to `downstream` (already detached from the state, so nobody calls it
-    /// after) once this thread has the turn: nested if it holds it, after the delivery in progress
-    /// if another thread does. Called with `lock` held; unlocks.
-    private func completeInTurnLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Failure>) {
-        switch state.turn.enter(currentThreadID(), name: description) {
-        case .call(nested: true):
-            lock.unlock()
-        case .call(nested: false):
-            leaveTurnLocked(nested: false)
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
-            leaveTurnLocked(nested: false)
-        }
-        downstream.receive(completion: completion)
-    }
-
-    /// Gives the turn back unless nested (the next waiter is woken after unlocking). Unlocks.
-    private func leaveTurnLocked(nested: Bool) {
-        guard !nested else {
-            lock.unlock()
-            return
-        }
-        let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
+        end(completion, cancellingUpstream: true)
     }
 
     // MARK: Downstream
@@ -270,80 +267,31 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Su
         lock.unlock()
         upstream.request(demand)
     }
-
-    func cancel() {
-        lock.lock()
-        let upstream = state.upstream.terminate()
-        let trigger = state.trigger.terminate()
-        let released = state.downstream
-        state.downstream = nil
-        lock.unlock()
-        upstream?.cancel()
-        trigger?.cancel()
-        _ = released
-    }
 }
 
 /// The subscription of `prefix(untilOutputFrom:)`, and its upstream's subscriber. The trigger's
 /// events arrive through ``UntilOutputTrigger``.
 ///
 /// As in Combine, the trigger is subscribed first, then the upstream, and the downstream gets this
-/// subscription when the upstream's arrives; requests go upstream unchanged. Delivery follows the
-/// engine's contract (``DeliveryTurn``): an element goes out on the thread that sent it; a
-/// completion the trigger causes on another thread while an element is being delivered waits its
-/// turn, and one caused from inside the delivery (same thread) is delivered nested. A trigger that fires before the upstream's subscription arrived
-/// ends the stream when it arrives: it is cancelled, the downstream gets this subscription, then
-/// `.finished`.
-private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailure: Error>: Subscriber,
-    Subscription, CustomStringConvertible
+/// subscription when the upstream's arrives; requests go upstream unchanged. A trigger that fires
+/// before the upstream's subscription arrived ends the stream when it arrives: it is cancelled, the
+/// downstream gets this subscription, then `.finished`. Delivery: see ``UntilOutputInnerBase``.
+private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailure: Error>:
+    UntilOutputInnerBase<Downstream>, Subscriber, Subscription
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private struct State {
-        var upstream = UpstreamStatus.awaitingSubscription
-        var trigger = UpstreamStatus.awaitingSubscription
-        var downstream: Downstream?
-        var triggered = false
-        /// The downstream has this subscription.
-        var handedDown = false
-        /// Who is calling the downstream, and who waits to (see ``DeliveryTurn``).
-        var turn = DeliveryTurn()
-    }
-
-    private let lock = Lock()
-    private var state: State
-
     init(downstream: Downstream) {
-        state = State(downstream: downstream)
+        super.init(downstream: downstream, name: "PrefixUntilOutput")
     }
-
-    var description: String { "PrefixUntilOutput" }
 
     // MARK: Trigger
 
-    func triggerReceive(subscription: any Subscription) {
-        let accepted = lock.withLock { state.downstream != nil && state.trigger.accept(subscription) }
-        guard accepted else {
-            subscription.cancel()
-            return
-        }
-        subscription.request(.max(1))
-    }
-
     func triggerFired() {
-        lock.lock()
-        guard state.downstream != nil, !state.triggered else {
-            lock.unlock()
-            return
-        }
-        state.triggered = true
-        let trigger = state.trigger.terminate()
-        let handedDown = state.handedDown
-        lock.unlock()
-        trigger?.cancel()
+        let (fired, handedDown) = markTriggered()
         // Before the downstream has a subscription the stream ends when the upstream's arrives.
-        if handedDown {
+        if fired, handedDown {
             end(.finished, cancellingUpstream: true)
         }
     }
@@ -351,23 +299,6 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
     func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>) {
         // The trigger can no longer fire; nothing else changes.
         lock.withLock { state.trigger = .terminal }
-    }
-
-    /// Completes the downstream in this thread's turn.
-    private func end(_ completion: Subscribers.Completion<Failure>, cancellingUpstream: Bool) {
-        lock.lock()
-        guard let downstream = state.downstream else {
-            lock.unlock()
-            return
-        }
-        let upstream = state.upstream.terminate()
-        let trigger = state.trigger.terminate()
-        state.downstream = nil
-        lock.unlock()
-        if cancellingUpstream { upstream?.cancel() }
-        trigger?.cancel()
-        lock.lock()
-        completeInTurnLocked(downstream, completion)
     }
 
     // MARK: Upstream
@@ -408,76 +339,11 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
         end(completion, cancellingUpstream: false)
     }
 
-    // MARK: Delivery turn
-
-    /// Delivers `input` on this thread, in its turn (waiting for it if another thread holds it;
-    /// nested if this thread does), unless the downstream is gone by then. Called with `lock` held;
-    /// unlocks.
-    private func deliverInTurnLocked(_ input: Input) -> Subscribers.Demand {
-        let nested: Bool
-        switch state.turn.enter(currentThreadID(), name: description) {
-        case .call(let isNested):
-            nested = isNested
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
-            nested = false
-        }
-        guard let downstream = state.downstream else {
-            // Completed or cancelled meanwhile.
-            leaveTurnLocked(nested: nested)
-            return .none
-        }
-        lock.unlock()
-        let more = downstream.receive(input)
-        lock.lock()
-        leaveTurnLocked(nested: nested)
-        return more
-    }
-
-    /// Delivers `completion` to `downstream` (already detached from the state, so nobody calls it
-    /// after) once this thread has the turn: nested if it holds it, after the delivery in progress
-    /// if another thread does. Called with `lock` held; unlocks.
-    private func completeInTurnLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Failure>) {
-        switch state.turn.enter(currentThreadID(), name: description) {
-        case .call(nested: true):
-            lock.unlock()
-        case .call(nested: false):
-            leaveTurnLocked(nested: false)
-        case .wait(let waiter):
-            waiter.waitForTurn(on: state.turn.queue.unsafelyUnwrapped, releasing: lock)
-            leaveTurnLocked(nested: false)
-        }
-        downstream.receive(completion: completion)
-    }
-
-    /// Gives the turn back unless nested (the next waiter is woken after unlocking). Unlocks.
-    private func leaveTurnLocked(nested: Bool) {
-        guard !nested else {
-            lock.unlock()
-            return
-        }
-        let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
-    }
-
     // MARK: Downstream
 
     func request(_ demand: Subscribers.Demand) {
         require(demand > 0, "PrefixUntilOutput: demand must be greater than zero (got \(demand))")
         lock.withLock { state.upstream.subscription }?.request(demand)
-    }
-
-    func cancel() {
-        lock.lock()
-        let upstream = state.upstream.terminate()
-        let trigger = state.trigger.terminate()
-        let released = state.downstream
-        state.downstream = nil
-        lock.unlock()
-        upstream?.cancel()
-        trigger?.cancel()
-        _ = released
     }
 }
 

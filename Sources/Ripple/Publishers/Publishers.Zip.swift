@@ -1,5 +1,5 @@
-// Zip, Zip3 and Zip4 on `CombinerCore`; the transform overloads are `map` on top, as in
-// Combine.
+// Zip, Zip3 and Zip4 on `CombinerCore` driven by `ZipMachine`; the transform overloads are `map` on
+// top, as in Combine.
 
 extension Publishers {
     /// A publisher created by applying the zip function to 2 upstream publishers.
@@ -28,9 +28,9 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombinerCore(downstream: subscriber, count: 2, mode: .zip, name: "Zip")
-            let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .zip)
-            let childB = CombinerChild<S, B.Output, Failure>(core: core, index: 1, mode: .zip)
+            let core = CombinerCore<S, ZipMachine>(downstream: subscriber, count: 2, name: "Zip")
+            let childA = CombinerChild<S, ZipMachine, A.Output, Failure>(core: core, index: 0)
+            let childB = CombinerChild<S, ZipMachine, B.Output, Failure>(core: core, index: 1)
             core.prepare { (childA.take(), childB.take()) }
             core.subscribe(a, child: childA)
             core.subscribe(b, child: childB)
@@ -67,10 +67,10 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombinerCore(downstream: subscriber, count: 3, mode: .zip, name: "Zip3")
-            let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .zip)
-            let childB = CombinerChild<S, B.Output, Failure>(core: core, index: 1, mode: .zip)
-            let childC = CombinerChild<S, C.Output, Failure>(core: core, index: 2, mode: .zip)
+            let core = CombinerCore<S, ZipMachine>(downstream: subscriber, count: 3, name: "Zip3")
+            let childA = CombinerChild<S, ZipMachine, A.Output, Failure>(core: core, index: 0)
+            let childB = CombinerChild<S, ZipMachine, B.Output, Failure>(core: core, index: 1)
+            let childC = CombinerChild<S, ZipMachine, C.Output, Failure>(core: core, index: 2)
             core.prepare { (childA.take(), childB.take(), childC.take()) }
             core.subscribe(a, child: childA)
             core.subscribe(b, child: childB)
@@ -112,11 +112,11 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombinerCore(downstream: subscriber, count: 4, mode: .zip, name: "Zip4")
-            let childA = CombinerChild<S, A.Output, Failure>(core: core, index: 0, mode: .zip)
-            let childB = CombinerChild<S, B.Output, Failure>(core: core, index: 1, mode: .zip)
-            let childC = CombinerChild<S, C.Output, Failure>(core: core, index: 2, mode: .zip)
-            let childD = CombinerChild<S, D.Output, Failure>(core: core, index: 3, mode: .zip)
+            let core = CombinerCore<S, ZipMachine>(downstream: subscriber, count: 4, name: "Zip4")
+            let childA = CombinerChild<S, ZipMachine, A.Output, Failure>(core: core, index: 0)
+            let childB = CombinerChild<S, ZipMachine, B.Output, Failure>(core: core, index: 1)
+            let childC = CombinerChild<S, ZipMachine, C.Output, Failure>(core: core, index: 2)
+            let childD = CombinerChild<S, ZipMachine, D.Output, Failure>(core: core, index: 3)
             core.prepare { (childA.take(), childB.take(), childC.take(), childD.take()) }
             core.subscribe(a, child: childA)
             core.subscribe(b, child: childB)

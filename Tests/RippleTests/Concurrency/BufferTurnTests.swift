@@ -22,47 +22,10 @@ extension Heavy {
 
         @Test func aRequestMadeWhileTheDownstreamIsBusyDeliversTheBufferedValueOnTheRequestingThread() {
             let source = Checks.RawSource()
-            let deliveries = Locked<[Checks.Delivery]>([])
-            let events = Locked<[String]>([])
-            let subscription = Locked<(any Subscription)?>(nil)
-            let aInside = DispatchSemaphore(value: 0)
-            let bAboutToRequest = DispatchSemaphore(value: 0)
-            let subscriber = AnySubscriber<Int, Never>(
-                receiveSubscription: { sub in
-                    subscription.withLock { $0 = sub }
-                    sub.request(.max(1))
-                },
-                receiveValue: { value in
-                    deliveries.withLock { $0.append(Checks.Delivery(value: value, thread: Checks.thread())) }
-                    if value == 1 {
-                        aInside.signal()
-                        bAboutToRequest.wait()
-                        Thread.sleep(forTimeInterval: 0.1)
-                        events.withLock { $0.append("A's call returns") }
-                    }
-                    return .none
-                },
-                receiveCompletion: { _ in })
-            source.buffer(size: 10, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
-            let threads = Locked<[String: UInt]>([:])
-            runConcurrently(threads: 2) { index in
-                threads.withLock { $0[index == 0 ? "A" : "B"] = Checks.thread() }
-                if index == 0 {
-                    source.send(1)
-                } else {
-                    aInside.wait()
-                    source.send(2)  // no demand left: buffered
-                    bAboutToRequest.signal()
-                    subscription.current?.request(.max(1))
-                    events.withLock { $0.append("B's request returns") }
-                }
-            }
-            let a = threads.current["A"]!
-            let b = threads.current["B"]!
-            #expect(
-                deliveries.current == [Checks.Delivery(value: 1, thread: a), Checks.Delivery(value: 2, thread: b)])
-            #expect(events.current == ["A's call returns", "B's request returns"])
-            subscription.current?.cancel()
+            Checks.aRequestMadeWhileBusyDeliversTheQueuedValueOnTheRequestingThread(
+                subscribe: { source.buffer(size: 10, prefetch: .byRequest, whenFull: .dropNewest).subscribe($0) },
+                sendFirst: { source.send($0) },
+                sendQueued: { source.send($0) })
         }
 
         @Test func fourThreadsSendingNeverOverlapAndLoseOrDuplicateNothing() {

@@ -66,6 +66,18 @@ extension Heavy {
             token.cancel()
         }
 
+        /// A request from another thread adds its demand in its own turn (as in switchToLatest and
+        /// buffer): the thread inside the downstream does not use it to deliver a queued value
+        /// (over-delivering for the demand it brought); the requesting thread delivers it.
+        @Test func aRequestMadeWhileTheDownstreamIsBusyDeliversTheQueuedValueOnTheRequestingThread() {
+            let a = PassthroughSubject<Int, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            TurnContractChecks.aRequestMadeWhileBusyDeliversTheQueuedValueOnTheRequestingThread(
+                subscribe: { a.merge(with: b).subscribe($0) },
+                sendFirst: { a.send($0) },
+                sendQueued: { b.send($0) })
+        }
+
         @Test func aTupleCompletedWhileTheDownstreamIsBusyRunsOnTheThreadThatCompletedIt() {
             let a = PassthroughSubject<Int, Never>()
             let b = PassthroughSubject<Int, Never>()

@@ -100,4 +100,57 @@ enum TurnContractChecks {
         #expect(events.current == ["enter 1", "enter 2", "exit 2", "exit 1"])
         token.cancel()
     }
+
+    /// `subscribe(subscriber)` subscribes `subscriber` to the operator under test; `sendFirst` and
+    /// `sendQueued` send a value into it from the calling thread. The subscriber asks for one value.
+    /// Thread A sends 1 and, inside its delivery, lets thread B send 2 (no demand: it waits) and
+    /// request one more. Expects B's demand to count from B's turn: 2 is delivered on B, after A's
+    /// call returned, not by A for B's demand.
+    static func aRequestMadeWhileBusyDeliversTheQueuedValueOnTheRequestingThread(
+        subscribe: (AnySubscriber<Int, Never>) -> Void,
+        sendFirst: @escaping @Sendable (Int) -> Void,
+        sendQueued: @escaping @Sendable (Int) -> Void
+    ) {
+        let deliveries = Locked<[Delivery]>([])
+        let events = Locked<[String]>([])
+        let subscription = Locked<(any Subscription)?>(nil)
+        let aInside = DispatchSemaphore(value: 0)
+        let bAboutToRequest = DispatchSemaphore(value: 0)
+        subscribe(
+            AnySubscriber<Int, Never>(
+                receiveSubscription: { sub in
+                    subscription.withLock { $0 = sub }
+                    sub.request(.max(1))
+                },
+                receiveValue: { value in
+                    deliveries.withLock { $0.append(Delivery(value: value, thread: Self.thread())) }
+                    if value == 1 {
+                        aInside.signal()
+                        bAboutToRequest.wait()
+                        // B's request is under way (it waits for this turn).
+                        Thread.sleep(forTimeInterval: 0.1)
+                        events.withLock { $0.append("A's call returns") }
+                    }
+                    return .none
+                },
+                receiveCompletion: { _ in }))
+        let threads = Locked<[String: UInt]>([:])
+        runConcurrently(threads: 2) { index in
+            threads.withLock { $0[index == 0 ? "A" : "B"] = Self.thread() }
+            if index == 0 {
+                sendFirst(1)
+            } else {
+                aInside.wait()
+                sendQueued(2)  // no demand left: waits in the operator
+                bAboutToRequest.signal()
+                subscription.current?.request(.max(1))
+                events.withLock { $0.append("B's request returns") }
+            }
+        }
+        let a = threads.current["A"]!
+        let b = threads.current["B"]!
+        #expect(deliveries.current == [Delivery(value: 1, thread: a), Delivery(value: 2, thread: b)])
+        #expect(events.current == ["A's call returns", "B's request returns"])
+        subscription.current?.cancel()
+    }
 }

@@ -1,0 +1,180 @@
+/// What a combiner's machine says about a value that just arrived from one of its upstreams.
+@usableFromInline
+enum CombinerArrival: Equatable {
+    /// Keep the value; nothing goes out now.
+    case hold
+    /// Keep the value and give that upstream its demand back (`.max(1)`, as the return of its
+    /// `receive(_:)`): combineLatest's first value from an upstream while another has none yet.
+    case giveBack
+    /// Build a tuple now and deliver it; one demand is already charged for it (zip: one value of
+    /// every upstream is used up).
+    case emit
+}
+
+/// What a combiner's machine says the thread holding the delivery turn should do next.
+@usableFromInline
+enum CombinerStep: Equatable {
+    /// Build a tuple and deliver it; one demand is already charged for it.
+    case emit
+    /// Nothing more can go out: complete with `.finished`.
+    case finish
+    /// Nothing is due: give the turn back.
+    case idle
+}
+
+/// The bookkeeping of a combining operator (combineLatest or zip) as a value: which upstreams have
+/// values and have finished, the downstream's demand, and, from that, what each event makes due.
+/// Its transitions return what ``CombinerCore`` must do (build and deliver a tuple, give demand
+/// back, finish); it holds no values, subscriptions or locks (the core does), so it is unit-tested
+/// as a value.
+@usableFromInline
+protocol CombinerMachine {
+    /// A machine for `count` upstreams, none of which has a value, with no demand.
+    init(count: Int)
+    /// What the downstream asked for and has not been sent yet.
+    var demand: Subscribers.Demand { get set }
+    /// The upstreams queue every value (zip) rather than keep only the latest (combineLatest).
+    static var keepsAll: Bool { get }
+    /// zip (Combine's rule): the demand the downstream returns for a tuple (or requests from inside
+    /// its delivery) goes back only to the upstream whose value completed the tuple, as the return
+    /// of its `receive(_:)`; otherwise every upstream is asked for it.
+    static var returnsDemandToSender: Bool { get }
+    /// zip (Combine's order): the downstream is completed before the upstreams are cancelled.
+    static var completesBeforeCancelling: Bool { get }
+    /// Upstream `index` sent a value (already stored in its child).
+    mutating func receive(from index: Int) -> CombinerArrival
+    /// What is due now, for the thread holding the delivery turn.
+    mutating func next() -> CombinerStep
+    /// Upstream `index` completed; `false` if it had already.
+    mutating func finish(_ index: Int) -> Bool
+    /// Whether upstream `index` has completed.
+    func isFinished(_ index: Int) -> Bool
+}
+
+/// combineLatest's machine: a tuple of the latest values once every upstream has one.
+///
+/// While there is demand, each value yields its own tuple (built the moment it arrives); a value
+/// that arrives beyond the demand only replaces that upstream's latest value, and the newest tuple
+/// is due on the next request. A first value that cannot make a tuple yet gives its demand back.
+/// It finishes when every upstream has finished and no unsent tuple waits for demand.
+@usableFromInline
+struct CombineLatestMachine: CombinerMachine {
+    /// What the downstream asked for and has not been sent yet.
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// Per upstream: it has sent a value.
+    @usableFromInline var hasValue: [Bool]
+    /// Upstreams without a value yet.
+    @usableFromInline var missing: Int
+    /// Per upstream: it has completed.
+    @usableFromInline var finished: [Bool]
+    /// Upstreams that have completed.
+    @usableFromInline var finishedCount = 0
+    /// A value arrived beyond the demand: the newest tuple is due on the next request.
+    @usableFromInline var fresh = false
+
+    @inlinable
+    init(count: Int) {
+        hasValue = Array(repeating: false, count: count)
+        missing = count
+        finished = Array(repeating: false, count: count)
+    }
+
+    @inlinable static var keepsAll: Bool { false }
+    @inlinable static var returnsDemandToSender: Bool { false }
+    @inlinable static var completesBeforeCancelling: Bool { false }
+
+    @inlinable
+    mutating func receive(from index: Int) -> CombinerArrival {
+        let first = !hasValue[index]
+        if first {
+            hasValue[index] = true
+            missing -= 1
+        }
+        if missing > 0 {
+            return first && demand != .unlimited ? .giveBack : .hold
+        }
+        if demand > 0 {
+            demand -= 1
+            fresh = false
+            return .emit
+        }
+        fresh = true
+        return .hold
+    }
+
+    @inlinable
+    mutating func next() -> CombinerStep {
+        if demand > 0, fresh, missing == 0 {
+            demand -= 1
+            fresh = false
+            return .emit
+        }
+        return finishedCount == finished.count && !(fresh && missing == 0) ? .finish : .idle
+    }
+
+    @inlinable
+    mutating func finish(_ index: Int) -> Bool {
+        guard !finished[index] else { return false }
+        finished[index] = true
+        finishedCount += 1
+        return true
+    }
+
+    @inlinable
+    func isFinished(_ index: Int) -> Bool { finished[index] }
+}
+
+/// zip's machine: the n-th values of every upstream make the n-th tuple.
+///
+/// Every value is queued (in its child); a tuple is due whenever every upstream has one queued
+/// and there is demand. It finishes as soon as a finished upstream has nothing queued.
+@usableFromInline
+struct ZipMachine: CombinerMachine {
+    /// What the downstream asked for and has not been sent yet.
+    @usableFromInline var demand = Subscribers.Demand.none
+    /// Values queued per upstream.
+    @usableFromInline var counts: [Int]
+    /// Per upstream: it has completed.
+    @usableFromInline var finished: [Bool]
+
+    @inlinable
+    init(count: Int) {
+        counts = Array(repeating: 0, count: count)
+        finished = Array(repeating: false, count: count)
+    }
+
+    @inlinable static var keepsAll: Bool { true }
+    @inlinable static var returnsDemandToSender: Bool { true }
+    @inlinable static var completesBeforeCancelling: Bool { true }
+
+    @inlinable
+    mutating func receive(from index: Int) -> CombinerArrival {
+        counts[index] += 1
+        return takeTuple() ? .emit : .hold
+    }
+
+    @inlinable
+    mutating func next() -> CombinerStep {
+        if takeTuple() { return .emit }
+        return counts.indices.contains { finished[$0] && counts[$0] == 0 } ? .finish : .idle
+    }
+
+    /// With demand and a value queued from every upstream: uses one of each and one demand.
+    @inlinable
+    mutating func takeTuple() -> Bool {
+        guard demand > 0, !counts.contains(0) else { return false }
+        for index in counts.indices { counts[index] -= 1 }
+        demand -= 1
+        return true
+    }
+
+    @inlinable
+    mutating func finish(_ index: Int) -> Bool {
+        guard !finished[index] else { return false }
+        finished[index] = true
+        return true
+    }
+
+    @inlinable
+    func isFinished(_ index: Int) -> Bool { finished[index] }
+}

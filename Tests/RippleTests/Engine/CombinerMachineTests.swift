@@ -1,0 +1,123 @@
+@testable import Ripple
+import Testing
+
+/// combineLatest's and zip's bookkeeping as values: what each value, request and completion makes
+/// due — no threads, no locks, no subscribers.
+@Suite struct CombinerMachineTests {
+    // MARK: combineLatest
+
+    @Test func combineLatestGivesAFirstValueItsDemandBackUntilEveryUpstreamHasOne() {
+        var machine = CombineLatestMachine(count: 2)
+        machine.demand = .max(3)
+        // A second value from the same upstream still cannot make a tuple, but is not its first.
+        let arrivals = [0, 0, 1].map { machine.receive(from: $0) }
+        #expect(arrivals == [.giveBack, .hold, .emit])
+        #expect(machine.demand == .max(2))
+    }
+
+    @Test func combineLatestWithUnlimitedDemandGivesNothingBack() {
+        var machine = CombineLatestMachine(count: 2)
+        machine.demand = .unlimited
+        let arrivals = [0, 1].map { machine.receive(from: $0) }
+        #expect(arrivals == [.hold, .emit])
+        #expect(machine.demand == .unlimited)
+    }
+
+    @Test func combineLatestEmitsEveryValueWhileThereIsDemandAndKeepsTheNewestBeyondIt() {
+        var machine = CombineLatestMachine(count: 2)
+        machine.demand = .max(2)
+        // Beyond the demand: held; one tuple (the newest) is due on the next request.
+        let arrivals = [0, 1, 0, 1, 0].map { machine.receive(from: $0) }
+        #expect(arrivals == [.giveBack, .emit, .emit, .hold, .hold])
+        let beforeRequest = machine.next()
+        machine.demand += .max(5)
+        let afterRequest = [machine.next(), machine.next()]
+        #expect(beforeRequest == .idle)
+        #expect(afterRequest == [.emit, .idle])
+        #expect(machine.demand == .max(4))
+    }
+
+    @Test func combineLatestFinishesOnceEveryUpstreamFinishedAndNoTupleWaits() {
+        var machine = CombineLatestMachine(count: 2)
+        _ = [0, 1].map { machine.receive(from: $0) }  // no demand: the tuple waits
+        let finishes = [0, 0, 1].map { machine.finish($0) }
+        #expect(finishes == [true, false, true])  // once per upstream
+        #expect(machine.isFinished(0) && machine.isFinished(1))
+        let whileTheTupleWaits = machine.next()
+        machine.demand = .max(1)
+        let steps = [machine.next(), machine.next()]
+        #expect(whileTheTupleWaits == .idle)
+        #expect(steps == [.emit, .finish])
+    }
+
+    @Test func combineLatestFinishesWithoutATupleWhenAnUpstreamNeverSentOne() {
+        var machine = CombineLatestMachine(count: 2)
+        machine.demand = .max(1)
+        _ = machine.receive(from: 0)
+        _ = machine.finish(1)
+        let oneFinished = machine.next()
+        _ = machine.finish(0)
+        let bothFinished = machine.next()
+        #expect(oneFinished == .idle)
+        #expect(bothFinished == .finish)
+    }
+
+    // MARK: zip
+
+    @Test func zipPairsTheNthValuesAndChargesOneDemandPerTuple() {
+        var machine = ZipMachine(count: 3)
+        machine.demand = .max(1)
+        let arrivals = [0, 0, 1, 2].map { machine.receive(from: $0) }
+        #expect(arrivals == [.hold, .hold, .hold, .emit])
+        #expect(machine.counts == [1, 0, 0])
+        #expect(machine.demand == .none)
+        // Complete but without demand: queued until a request.
+        let moreArrivals = [1, 2].map { machine.receive(from: $0) }
+        let beforeRequest = machine.next()
+        machine.demand += .max(1)
+        let afterRequest = [machine.next(), machine.next()]
+        #expect(moreArrivals == [.hold, .hold])
+        #expect(beforeRequest == .idle)
+        #expect(afterRequest == [.emit, .idle])
+        #expect(machine.counts == [0, 0, 0])
+    }
+
+    @Test func zipNeverGivesDemandBack() {
+        var machine = ZipMachine(count: 2)
+        machine.demand = .max(1)
+        let arrivals = [0, 0].map { machine.receive(from: $0) }
+        #expect(arrivals == [.hold, .hold])
+    }
+
+    @Test func zipFinishesAsSoonAsAFinishedUpstreamHasNothingLeftToPair() {
+        var machine = ZipMachine(count: 2)
+        _ = [0, 1].map { machine.receive(from: $0) }
+        let finishes = [0, 0].map { machine.finish($0) }
+        // Upstream 0 finished, but its value still pairs with the one queued from upstream 1.
+        let beforeRequest = machine.next()
+        machine.demand = .max(1)
+        let afterRequest = [machine.next(), machine.next()]
+        #expect(finishes == [true, false])
+        #expect(beforeRequest == .idle)
+        #expect(afterRequest == [.emit, .finish])
+    }
+
+    @Test func zipWithAFinishedUpstreamThatStillHasValuesWaitsForThem() {
+        var machine = ZipMachine(count: 2)
+        _ = machine.receive(from: 1)
+        _ = machine.finish(1)
+        let waiting = machine.next()
+        machine.demand = .unlimited
+        let arrival = machine.receive(from: 0)
+        let afterwards = machine.next()
+        #expect(waiting == .idle)
+        #expect(arrival == .emit)
+        #expect(afterwards == .finish)
+    }
+
+    @Test func theMachinesPolicies() {
+        #expect(!CombineLatestMachine.keepsAll && ZipMachine.keepsAll)
+        #expect(!CombineLatestMachine.returnsDemandToSender && ZipMachine.returnsDemandToSender)
+        #expect(!CombineLatestMachine.completesBeforeCancelling && ZipMachine.completesBeforeCancelling)
+    }
+}
