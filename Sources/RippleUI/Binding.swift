@@ -82,8 +82,12 @@ struct BindingPath: Hashable {
 /// Whether two values of the same type are equal — `false` when the type is not `Equatable`
 /// (then every write counts as a change).
 func isSame<T>(_ a: T, _ b: T) -> Bool {
-    guard let a = a as? any Equatable else { return false }
-    return a.isEqual(to: b)
+    if let a = a as? any Equatable { return a.isEqual(to: b) }
+    // A reference that is not Equatable is the same when it is the same instance (SwiftUI compares
+    // such values by identity: writing a model object back into its `@State`, as a binding to one of
+    // its properties does, is no change).
+    if T.self is AnyObject.Type { return (a as AnyObject) === (b as AnyObject) }
+    return false
 }
 
 extension Equatable {

@@ -95,4 +95,37 @@ final class Library: Observable, @unchecked Sendable {
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(output.contains("No Observable object of type Library found"))
     }
+
+    @Observable final class Flag {
+        var on = false
+    }
+
+    struct FlagLabel: View {
+        @Environment(Flag.self) private var flag
+        var body: some View { Text(flag.on ? "is on" : "is off") }
+    }
+
+    struct FlagHolder: View {
+        @State private var flag = Flag()
+        var body: some View {
+            VStack {
+                Toggle("On", isOn: $flag.on)
+                FlagLabel()
+            }
+            .environment(flag)
+        }
+    }
+
+    /// `$flag.on` writes through the `@State` binding, which stores the same object back: no
+    /// change of the state, so the holder (which reads `flag`, not `flag.on`) does not re-run.
+    @Test func aBindingToAPropertyOfAStateModelDoesNotReRunTheHolder() throws {
+        let tree = RenderTree(FlagHolder())
+        tree.clearLog()
+        try tree.toggle("On")
+        tree.flush()
+        #expect(!tree.log.contains { $0.hasPrefix("FlagHolder") })
+        #expect(tree.log.contains { $0.hasPrefix("FlagLabel") })
+        #expect(tree.texts.contains("is on"))
+    }
 }
+
