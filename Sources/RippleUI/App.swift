@@ -126,3 +126,16 @@ extension RenderTree {
         self.init(_AppRoot(app: app), environment: environment)
     }
 }
+
+/// A type that produces view previews (SwiftUI's `PreviewProvider`): preview code compiles as it
+/// is. RippleUI shows no previews; to check one, render it: `RenderTree(MyView_Previews.previews)`.
+///
+/// The `#Preview` macro is not provided (a macro would need swift-syntax, a package dependency):
+/// keep `#Preview` blocks inside `#if canImport(SwiftUI)`.
+@MainActor @preconcurrency
+public protocol PreviewProvider {
+    /// The type of the previews.
+    associatedtype Previews: View
+    /// The views to preview.
+    @ViewBuilder static var previews: Previews { get }
+}

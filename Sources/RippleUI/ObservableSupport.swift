@@ -1,7 +1,8 @@
 // `@Observable`, `Observable` and `withObservationTracking` come with `import RippleUI`, as they
-// come with `import SwiftUI`.
+// come with `import SwiftUI`; so does `ObservationBridge` (for `observe {}` over `@Observable`
+// models outside a view).
 @_exported import Observation
-import RippleObservation
+@_exported import RippleObservation
 
 /// Makes toolchain `@Observable` reads part of Ripple's tracking scopes, once per process (the
 /// first render tree does it): a body evaluated in a scope then depends on the `@Observable`

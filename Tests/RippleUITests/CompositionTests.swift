@@ -159,3 +159,22 @@ import Testing
         #expect(tree.navigationTitle == "Books")
     }
 }
+
+// Preview code compiles as written for SwiftUI, and its previews can be rendered.
+private struct PreviewedGreeting: View {
+    let name: String
+    var body: some View { Text("Hello, \(name)") }
+}
+
+private struct PreviewedGreeting_Previews: PreviewProvider {
+    static var previews: some View {
+        PreviewedGreeting(name: "preview")
+    }
+}
+
+@MainActor @Suite struct PreviewProviderTests {
+    @Test func previewsRenderInATree() {
+        let tree = RenderTree(PreviewedGreeting_Previews.previews)
+        #expect(tree.texts == ["Hello, preview"])
+    }
+}
