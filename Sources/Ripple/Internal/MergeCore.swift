@@ -170,8 +170,29 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
         state.outer = .terminal
         if case .failure(let error) = completion, failure == nil {
             failure = error
+            if failsNowWhileAskingLocked(error) { return }
         }
         takeTurnThenDrainLocked()
+    }
+
+    /// flatMap: a failure that arrives on the thread that is asking a child for its next element
+    /// (from inside that request: the child finished, its refill reached the outer upstream, and
+    /// that failed) is delivered at once, as Combine does — not after the request returns. What
+    /// waits in the queue is dropped, as a failure always drops it. Called with `lock` held;
+    /// returns `true` (unlocked) when it delivered.
+    @inlinable
+    func failsNowWhileAskingLocked(_ error: Downstream.Failure) -> Bool {
+        guard state.askingChild, turn.owner == currentThreadID(), let downstream = subscriber else { return false }
+        // The drain that is asking holds the turn and gives it back when it finds the downstream
+        // gone; this call only detaches the downstream and completes it.
+        let (subscriptions, dropped) = terminateLocked()
+        lock.unlock()
+        for subscription in subscriptions {
+            subscription.cancel()
+        }
+        downstream.receive(completion: .failure(error))
+        withExtendedLifetime(dropped) {}
+        return true
     }
 
     // MARK: Downstream side
@@ -297,7 +318,10 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
         var refill: (any Subscription)?
         switch completion {
         case .failure(let error):
-            if failure == nil { failure = error }
+            if failure == nil {
+                failure = error
+                if failsNowWhileAskingLocked(error) { return }
+            }
         case .finished:
             if refillsOuter { refill = state.outer.subscription }
         }

@@ -169,4 +169,33 @@ import Testing
         upstream.send(3)
         #expect(recorder.values == [1, 2, 3])
     }
+
+    /// The upstream fails from inside the request flatMap makes of it while asking a finished
+    /// inner's replacement (the refill happens inside the drain's request to the inner): the
+    /// failure reaches the subscriber at once, inside the upstream's call, as in Combine — not after
+    /// that call returns. Found by the Conformance oracle (seed 171999).
+    @Test func aFailureFromInsideTheRefillRequestIsDeliveredAtOnce() {
+        let log = OrderLog()
+        let outer = LoggedPublisher<Int, TestError>("outer", log: log)
+        let requests = Locked(0)
+        outer.onRequest = { _ in
+            let count = requests.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count == 1 {
+                outer.send(3)
+            } else {
+                outer.send(completion: .failure(TestError()))
+                log.append("outer failure returned")
+            }
+        }
+        let subscriber = LoggedSubscriber<Int, TestError>(log: log, demand: nil)
+        outer.flatMap(maxPublishers: .max(1)) { _ in [1, 5].publisher.setFailureType(to: TestError.self) }
+            .subscribe(subscriber)
+        subscriber.subscription?.request(.max(1))
+        let tail = Array(log.entries.drop { $0 != "S value 1" })
+        #expect(tail == ["S value 1", "outer request max(1)", "S completion failure TestError(0)", "outer failure returned"])
+    }
 }
+
