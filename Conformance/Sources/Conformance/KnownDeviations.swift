@@ -84,24 +84,52 @@ let knownDeviations: [KnownDeviation] = [
     },
     KnownDeviation(name: "Ripple by design: nothing reaches a probe after it cancelled (Just, Sequence… stop at once)") {
         _, events in
-        var cancelled: Set<Substring> = []
+        // Each subscription a probe receives (retry subscribes again) is an epoch; a cancel ends
+        // the current one. A delivery belongs to the probe's epoch when it starts; a completion
+        // right after a delivery's return belongs to that delivery's epoch (a Sequence finishing
+        // its loop after the value returned, though retry has subscribed again meanwhile).
+        var epoch: [Substring: Int] = [:]
+        var cancelled: Set<String> = []
+        var open: [(line: String, epoch: Int)] = []
+        var lastReturned: (probe: Substring, epoch: Int)?
         // The "returned" lines of deliveries dropped here: they go too.
         var droppedReturns: [String] = []
         return events.filter { event in
             let parts = event.split(separator: " ", maxSplits: 2)
+            let justReturned = lastReturned
+            lastReturned = nil
             guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
+            let probe = parts[0]
             if let i = droppedReturns.lastIndex(where: { event.hasPrefix($0) }) {
                 droppedReturns.remove(at: i)
                 return false
             }
-            if parts[1] == "cancel" { cancelled.insert(parts[0]) }
-            // A probe subscribed again (by retry) has a fresh subscription.
-            if parts[1] == "got" { cancelled.remove(parts[0]) }
-            // A value that was already in flight still returns its demand: keep its "returned" line.
-            let value = parts[1] == "value" && !event.contains("returned")
-            guard (value || parts[1] == "completion") && cancelled.contains(parts[0]) else { return true }
-            if value { droppedReturns.append(event + " returned") }
-            return false
+            let current = epoch[probe, default: 0]
+            switch parts[1] {
+            case "got":
+                epoch[probe] = current + 1
+            case "cancel":
+                cancelled.insert("\(probe)#\(current)")
+            case "value" where event.contains(" returned "):
+                if let i = open.lastIndex(where: { event.hasPrefix($0.line + " returned") }) {
+                    lastReturned = (probe, open[i].epoch)
+                    open.remove(at: i)
+                }
+            case "value":
+                if cancelled.contains("\(probe)#\(current)") {
+                    droppedReturns.append(event + " returned")
+                    return false
+                }
+                // A value that was already in flight still returns its demand: its "returned"
+                // line stays.
+                open.append((event, current))
+            case "completion":
+                let owner = justReturned.flatMap { $0.probe == probe ? $0.epoch : nil } ?? current
+                return !cancelled.contains("\(probe)#\(owner)")
+            default:
+                break
+            }
+            return true
         }
     },
     KnownDeviation(name: "Ripple by design: no request reaches a subscription after it was cancelled", bothSides: true) {
@@ -142,6 +170,16 @@ let knownDeviations: [KnownDeviation] = [
         }
         var start = request + 1
         while start < events.count, events[start].hasPrefix("P"), kind(events[start]) == "request" { start += 1 }
+        // An operator below that drops the repeated value (removeDuplicates) leaves only the
+        // nested completions, before the outer delivery returned: they go after its returns.
+        if start < events.count, kind(events[start]) == "completion" {
+            var end = start
+            while end < events.count, kind(events[end]) == "completion" { end += 1 }
+            var returns = end
+            while returns < events.count, isReturn(events[returns]) { returns += 1 }
+            guard returns > end else { return events }
+            return Array(events[..<start]) + events[end..<returns] + events[start..<end] + events[returns...]
+        }
         // The nested re-delivery starts with a value before the outer one returned.
         guard start < events.count, kind(events[start]) == "value", !isReturn(events[start]),
             let nestedEnd = events[start...].firstIndex(where: { $0.hasPrefix("S completion") }),
@@ -525,7 +563,9 @@ func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String
     }
     let n = relevant.count
     let subsets = (1..<(1 << n)).sorted { $0.nonzeroBitCount < $1.nonzeroBitCount }
-    for subset in subsets {
+    /// Both histories with the rewrites in `subset` applied, and the names of those that changed
+    /// something.
+    func undoing(_ subset: Int) -> (openCombine: [String], ripple: [String], used: [String]) {
         var events = openCombine
         var theirs = ripple
         var used: [String] = []
@@ -536,6 +576,10 @@ func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String
             events = undone
             theirs = theirsUndone
         }
+        return (events, theirs, used)
+    }
+    for subset in subsets {
+        let (events, theirs, used) = undoing(subset)
         if events == theirs && !used.isEmpty { return used.joined(separator: "; ") }
     }
     if let deliberate = deliberateRippleDifference(c, openCombine: openCombine, ripple: ripple) {
@@ -545,16 +589,7 @@ func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String
     // early cancel, and OpenCombine's first(where:) describing itself as "TryFirst"): the
     // deliberate difference is judged on the histories with OpenCombine's deviations undone.
     for subset in subsets {
-        var events = openCombine
-        var theirs = ripple
-        var used: [String] = []
-        for (i, deviation) in relevant.enumerated() where subset & (1 << i) != 0 {
-            let undone = deviation.undo(c, events)
-            let theirsUndone = deviation.bothSides ? deviation.undo(c, theirs) : theirs
-            if undone != events || theirsUndone != theirs { used.append(deviation.name) }
-            events = undone
-            theirs = theirsUndone
-        }
+        let (events, theirs, used) = undoing(subset)
         if !used.isEmpty, let deliberate = deliberateRippleDifference(c, openCombine: events, ripple: theirs) {
             return (used + [deliberate]).joined(separator: "; ")
         }

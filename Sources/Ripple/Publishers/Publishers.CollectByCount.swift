@@ -72,7 +72,6 @@ where Downstream.Input == [Element] {
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
         let downstream = state.downstream
-        state.downstream = nil
         state.upstream = .terminal
         lock.unlock()
         guard let downstream else { return }
@@ -81,7 +80,8 @@ where Downstream.Input == [Element] {
         if case .finished = completion, !rest.isEmpty {
             _ = downstream.receive(rest)
         }
-        downstream.receive(completion: completion)
+        // A cancel made inside that delivery detached the downstream: nothing follows it.
+        complete(completion)
     }
 
     /// Each array asked for is `count` elements upstream.

@@ -39,4 +39,19 @@ import Testing
             _ = Just(1).collect(0)
         }
     }
+
+    /// As with `Just`: a cancel made inside the delivery of the last, partial group stops the
+    /// `.finished` (found by the Conformance oracle, seed 364563).
+    @Test func cancelInsideTheLastGroupStopsTheFinished() {
+        let box = Locked<(any Subscription)?>(nil)
+        let recorder = Recorder<[Int], Never>(
+            onValue: { _ in
+                box.withLock { $0 }?.cancel()
+                return .none
+            },
+            onSubscription: { subscription in box.withLock { $0 = subscription } })
+        Just(5).collect(3).subscribe(recorder)
+        #expect(recorder.events == [.subscription, .value([5])])
+    }
 }
+
