@@ -4,6 +4,10 @@ extension Publishers {
     /// Each downstream request for `n` arrays asks the upstream for `n × count` elements. A full
     /// buffer is published at once; when the upstream finishes, a partly filled buffer is published
     /// before `.finished`; a failure drops the buffer.
+    ///
+    /// Differs from Combine: a subscriber that cancels inside `receive(_:)` of that last, partly
+    /// filled buffer gets no `.finished` (Combine's sends it), as with ``Just``: nothing is
+    /// delivered after `cancel()` returns.
     public struct CollectByCount<Upstream: Publisher>: Publisher {
         public typealias Output = [Upstream.Output]
         public typealias Failure = Upstream.Failure
