@@ -101,7 +101,6 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
             lock.unlock()
             return
         }
-        state.machine.demand += demand
         var subscriptions = state.subscriptions
         if let child = state.processing, turn.owner == currentThreadID() {
             // zip, from inside a delivery: the child whose value is being delivered gets this
@@ -109,7 +108,10 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
             subscriptions[child] = nil
             state.processingDemand = demand
         }
-        takeTurnThenDrainLocked()
+        // The demand counts from this thread's turn on, as in merge, switchToLatest and buffer: the
+        // thread that brings it delivers the tuples it allows (a thread inside the downstream on
+        // another thread does not deliver them for it).
+        takeTurnThenDrainLocked { state.machine.demand += demand }
         for subscription in subscriptions {
             subscription?.request(demand)
         }
@@ -258,8 +260,8 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     /// drains. If this thread already holds it (a call from inside the downstream), the outer call
     /// drains instead. Unlocks.
     @inlinable
-    func takeTurnThenDrainLocked() {
-        takeTurnLocked(name: name, {}) { drainLocked() }
+    func takeTurnThenDrainLocked(_ inTurn: () -> Void = {}) {
+        takeTurnLocked(name: name, inTurn) { drainLocked() }
     }
 
     /// Delivers the tuples due for lack of demand while there is demand, then a due completion, and

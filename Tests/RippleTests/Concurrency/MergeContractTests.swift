@@ -78,6 +78,34 @@ extension Heavy {
                 sendQueued: { b.send($0) })
         }
 
+        /// The same rule for combineLatest and zip: a request from another thread counts from its
+        /// own turn, so the queued tuple runs on the requesting thread.
+        @Test func combineLatestCountsARequestMadeWhileBusyFromTheRequestersTurn() {
+            // Sources that ignore demand: combineLatest's own bookkeeping is what is tested.
+            let a = TurnContractChecks.RawSource()
+            let b = TurnContractChecks.RawSource()
+            TurnContractChecks.aRequestMadeWhileBusyDeliversTheQueuedValueOnTheRequestingThread(
+                subscribe: {
+                    a.combineLatest(b).map(\.0).subscribe($0)
+                    b.send(0)
+                },
+                sendFirst: { a.send($0) },
+                sendQueued: { a.send($0) })
+        }
+
+        @Test func zipCountsARequestMadeWhileBusyFromTheRequestersTurn() {
+            let a = TurnContractChecks.RawSource()
+            let b = TurnContractChecks.RawSource()
+            TurnContractChecks.aRequestMadeWhileBusyDeliversTheQueuedValueOnTheRequestingThread(
+                subscribe: {
+                    a.zip(b).map(\.0).subscribe($0)
+                    b.send(0)
+                    b.send(0)
+                },
+                sendFirst: { a.send($0) },
+                sendQueued: { a.send($0) })
+        }
+
         @Test func aTupleCompletedWhileTheDownstreamIsBusyRunsOnTheThreadThatCompletedIt() {
             let a = PassthroughSubject<Int, Never>()
             let b = PassthroughSubject<Int, Never>()
