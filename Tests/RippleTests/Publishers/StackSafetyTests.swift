@@ -75,11 +75,14 @@ extension Heavy {
         }
 
         @Test func aLongLeftNestedChainOfConcatenationsDoesNotOverflow() {
+            // Thirty thousand links (three thousand under the sanitizers, which check memory and
+            // races here, not depth: their frames are larger, and a chain that deep is slow there).
+            let depth = sanitizerScaled(30_000)
             let (firstThree, all, finished) = onSanitizerSizedStack { () -> ([Int], [Int], Bool) in
-                // `chain = chain.append(next)` thirty thousand times, erased at each step: every
-                // level joins the outermost concatenation's run instead of nesting a subscription.
+                // `chain = chain.append(next)` `depth` times, erased at each step: every level
+                // joins the outermost concatenation's run instead of nesting a subscription.
                 var chain = Just(0).eraseToAnyPublisher()
-                for next in 1..<30_000 {
+                for next in 1..<depth {
                     chain = chain.append(Just(next)).eraseToAnyPublisher()
                 }
                 let recorder = Recorder(for: chain, demand: .max(3))
@@ -88,20 +91,21 @@ extension Heavy {
                 return (firstThree, recorder.values, recorder.events.last == .finished)
             }
             #expect(firstThree == [0, 1, 2])
-            #expect(all == Array(0..<30_000))
+            #expect(all == Array(0..<depth))
             #expect(finished)
         }
 
         @Test func aLongRightNestedChainOfConcatenationsDoesNotOverflow() {
+            let depth = sanitizerScaled(30_000)
             let (all, finished) = onSanitizerSizedStack { () -> ([Int], Bool) in
-                var chain = Just(29_999).eraseToAnyPublisher()
-                for next in (0..<29_999).reversed() {
+                var chain = Just(depth - 1).eraseToAnyPublisher()
+                for next in (0..<(depth - 1)).reversed() {
                     chain = Just(next).append(chain).eraseToAnyPublisher()
                 }
                 let recorder = Recorder(for: chain)
                 return (recorder.values, recorder.events.last == .finished)
             }
-            #expect(all == Array(0..<30_000))
+            #expect(all == Array(0..<depth))
             #expect(finished)
         }
 

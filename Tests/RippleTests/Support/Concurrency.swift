@@ -58,8 +58,8 @@ func completesWithin(seconds: Double = 30, _ body: @escaping @Sendable () -> Voi
     return done.wait(timeout: .now() + seconds) == .success
 }
 
-/// Runs `body` on a thread with a large stack when the tests run under a sanitizer, whose larger
-/// frames make the structures a stack-depth test builds (a 30,000-deep chain of nested publishers,
+/// Runs `body` on a thread with a large stack (256 MB) when the tests run under a sanitizer, whose
+/// larger frames make the structures a stack-depth test builds (a chain of nested publishers,
 /// released recursively) deeper than a test runner thread's stack; otherwise on the calling thread,
 /// so a stack-depth test keeps its meaning where it counts. Returns what `body` returned (check it
 /// on the test's own thread).
@@ -72,7 +72,7 @@ func onSanitizerSizedStack<Result: Sendable>(_ body: @escaping @Sendable () -> R
         result.withLock { $0 = value }
         done.signal()
     }
-    thread.stackSize = 1 << 30
+    thread.stackSize = 1 << 28
     thread.start()
     done.wait()
     return result.withLock { $0! }
