@@ -1,5 +1,4 @@
 @_spi(Reflection) import Swift
-import Synchronization
 
 /// What the render tree needs to know about a view type (or any value type it compares), computed
 /// once per type from the runtime's field descriptors — never per evaluation: where the dynamic
@@ -54,7 +53,7 @@ final class ValueLayout: @unchecked Sendable {
         }
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: ValueLayout]>([:])
+    private static let cache = Locked<[ObjectIdentifier: ValueLayout]>([:])
 
     private static func build(_ type: Any.Type) -> ValueLayout {
         func make<T>(_: T.Type) -> ValueLayout {

@@ -1,5 +1,8 @@
 @_spi(Reflection) import Swift
-import Synchronization
+
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 /// Where a class keeps its `@Published` storage: byte offsets of its `Published<T>` fields,
 /// superclasses' included, in declaration order. Computed once per class (once per generic
@@ -94,7 +97,7 @@ enum LayoutCache {
         }
     }
 
-    private static let current = Atomic<Unmanaged<Table>?>(nil)
+    private static let current = AtomicCell<Unmanaged<Table>?>(nil)
     private static let writer = LockedValue<[Table]>([])  // the lock for writers, and every table ever published
 
     /// The offset of the first `@Published` field of `type` (-1: none) — the hot path: one atomic

@@ -1,4 +1,6 @@
-import Synchronization
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 /// The part of a `@Published` property's storage that does not depend on its value type, so the
 /// object's will-change publisher can be reached from a raw field offset.
@@ -10,7 +12,7 @@ class PublishedBoxBase: PropertyTracker, @unchecked Sendable {
     /// The owning object's will-change publisher, once somebody has asked for it. Written once
     /// (compare-and-swap from `nil`), read with one atomic load; the box owns a +1 on it.
     @usableFromInline
-    let willChangeSlot = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)
+    let willChangeSlot = AtomicCell<Unmanaged<ObservableObjectPublisher>?>(nil)
 
     @usableFromInline
     override init() {}
