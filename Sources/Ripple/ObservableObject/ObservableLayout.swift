@@ -15,6 +15,11 @@ struct ObservableLayout: Sendable {
     init(of type: AnyClass) {
         var offsets: [Int] = []
         var names: [String] = []
+        guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else {
+            fatalError(
+                "Ripple: finding the @Published properties of \(type) needs the Swift runtime's field reflection, "
+                    + "which Apple systems have from macOS 10.15.4, iOS 13.4, tvOS 13.4 and watchOS 6.2")
+        }
         // `.classType` (raw value 1), spelled out: the stdlib declares it as a mutable static.
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { name, offset, fieldType, _ in
             if fieldType is any PublishedField.Type {
