@@ -49,7 +49,7 @@ class PublishedBoxBase: PropertyTracker, @unchecked Sendable {
         let known = propertyIndex
         lock.unlock()
         if known >= 0 { return known }
-        let layout = LayoutCache.layout(of: type(of: object))
+        let layout = LayoutCache.layout(of: object)
         let me = Unmanaged.passUnretained(self).toOpaque()
         let found = layout.publishedOffsets.firstIndex { unmanagedPublishedBox(of: object, at: $0).toOpaque() == me } ?? -1
         lock.lock()
