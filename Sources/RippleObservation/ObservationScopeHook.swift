@@ -25,6 +25,7 @@ import WinSDK
 /// property of a private handle object and "changes" it once, synchronously, right after the body:
 /// the will-set callback this runs is how the scope gets the value it will cancel (the handshake).
 /// The handle lives until then, so its going away never looks like a change.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class ObservationScopeHook: _ExternalScopeHook {
     func collectReads<R>(_ body: () -> R) -> (R, _ExternalReads?) {
         let handle = ScopeHandle()
@@ -37,10 +38,10 @@ final class ObservationScopeHook: _ExternalScopeHook {
             },
             willSet: { tracking in
                 if handshake.accept(tracking) { return }
-                reads._changed(.willSet, keyPath: userKeyPath(tracking.changed))
+                reads._changed(.willSet, keyPath: userKeyPath(changedKeyPath(tracking)))
             },
             didSet: { tracking in
-                reads._changed(.didSet, keyPath: userKeyPath(tracking.changed))
+                reads._changed(.didSet, keyPath: userKeyPath(changedKeyPath(tracking)))
             })
         guard let tracking = handshake.perform(with: handle) else {
             // Observation installed nothing (it cannot happen: the handle was read); nothing to undo.
@@ -59,8 +60,17 @@ final class ObservationScopeHook: _ExternalScopeHook {
     }
 }
 
+/// The key path of the change `tracking`'s callback reports: Observation says which one from
+/// macOS 15 / iOS 18 on; before, `nil` (the event names no property).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+private func changedKeyPath(_ tracking: ObservationTracking) -> AnyKeyPath? {
+    guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return nil }
+    return tracking.changed
+}
+
 /// The key path of a change, unless it is the handle's (a change racing the handshake can read
 /// the handshake's key path from the shared `ObservationTracking`; it then names no property).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private func userKeyPath(_ keyPath: AnyKeyPath?) -> AnyKeyPath? {
     guard let keyPath, type(of: keyPath).rootType != ScopeHandle.self else { return nil }
     return keyPath
@@ -68,6 +78,7 @@ private func userKeyPath(_ keyPath: AnyKeyPath?) -> AnyKeyPath? {
 
 /// A private observable object each scope reads once, so that it can "change" it right after the
 /// body and receive the scope's `ObservationTracking` in the will-set callback.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private final class ScopeHandle: Observable, @unchecked Sendable {
     private let registrar = ObservationRegistrar()
     private var token: Int { 0 }
@@ -86,6 +97,7 @@ private final class ScopeHandle: Observable, @unchecked Sendable {
 /// A will-set callback is the handshake's exactly when it runs on the handshaking thread while
 /// ``perform(with:)`` is announcing (it is synchronous, and no other change can run a callback on
 /// that thread meanwhile); a change on another thread at the same moment is forwarded as usual.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private final class Handshake: @unchecked Sendable {
     private struct State {
         var thread: ThreadIdentity?
