@@ -38,3 +38,18 @@ void free(void *);
 void *malloc(size_t);
 #define SIGTRAP 5
 int raise(int);
+
+// For RippleObservation's symbol lookup (POSIX, on every Apple system).
+typedef long off_t;
+struct stat { long st_dev; unsigned short st_mode; off_t st_size; char pad[120]; };
+int close(int);
+int fstat(int, struct stat *);
+long sysconf(int);
+#define _SC_PAGESIZE 29
+#define O_RDONLY 0
+#define O_CLOEXEC 0x1000000
+#define EINTR 4
+#define PROT_READ 1
+#define MAP_PRIVATE 2
+void *mmap(void *, size_t, int, int, int, off_t);
+int munmap(void *, size_t);
