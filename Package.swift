@@ -3,8 +3,11 @@ import PackageDescription
 
 let package = Package(
     name: "Ripple",
-    // Synchronization's `Atomic` needs these minimums on Apple platforms; Linux and Windows have no floor.
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // Combine's own minimums on Apple platforms (Linux, Windows and Android have none). The core
+    // needs nothing newer: on Apple platforms its atomics are C builtins, not `Synchronization`.
+    // APIs that need newer systems say so with `@available`: the Observation-based ones (macOS 14 /
+    // iOS 17), `AsyncSequence.publisher` (macOS 15 / iOS 18), `ObservedPublisher` (macOS 26 / iOS 26).
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1)],
     products: [
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleObservation", targets: ["RippleObservation"]),
@@ -18,7 +21,8 @@ let package = Package(
     targets: [
         // The Foundation-free core: Combine's push-stream API.
         .target(name: "Ripple", dependencies: ["CRippleSync"]),
-        // The operating system's wait-on-address calls (futex), for Ripple's lock and delivery turns.
+        // The operating system's wait-on-address calls (futex), for Ripple's lock and delivery turns,
+        // and the compiler's atomic builtins for the core's atomics on Apple platforms.
         .target(name: "CRippleSync"),
         // Bridges to the toolchain's Observation module, kept out of the core.
         .target(name: "RippleObservation", dependencies: ["Ripple"]),

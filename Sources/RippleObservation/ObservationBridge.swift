@@ -38,6 +38,11 @@ import Ripple
 ///
 /// Installing is idempotent and cannot be undone. Scopes that started before it do not see the
 /// other side.
+///
+/// On Apple platforms the bridge needs the systems that have the Observation module (macOS 14,
+/// iOS 17, tvOS 17, watchOS 10); there, events name the changed key path from macOS 15, iOS 18,
+/// tvOS 18 and watchOS 11 on (before, Observation does not say which property changed).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 public enum ObservationBridge {
     /// Which directions of the bridge to install.
     public struct Parts: OptionSet, Sendable {
@@ -111,6 +116,7 @@ public enum ObservationBridge {
     }
 }
 
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 extension Observable {
     /// Not API: names a `@Published` property for the Observation bridge.
     public subscript(_ripplePublishedProperty index: Int) -> Int {

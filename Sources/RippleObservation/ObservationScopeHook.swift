@@ -28,6 +28,7 @@ import WinSDK
 /// since a scope is usually cancelled after a change of what it read (a view re-evaluated because
 /// its model changed), which costs nothing extra. The handle lives until the cancel, so its going
 /// away never looks like a change.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class ObservationScopeHook: _ExternalScopeHook {
     func collectReads<R>(_ body: () -> R) -> (R, _ExternalReads?) {
         let handle = ScopeHandle.pool.take()
@@ -40,10 +41,10 @@ final class ObservationScopeHook: _ExternalScopeHook {
             },
             willSet: { tracking in
                 if handshake.accept(tracking) { return }
-                reads._changed(.willSet, keyPath: userKeyPath(tracking.changed))
+                reads._changed(.willSet, keyPath: userKeyPath(changedKeyPath(tracking)))
             },
             didSet: { tracking in
-                reads._changed(.didSet, keyPath: userKeyPath(tracking.changed))
+                reads._changed(.didSet, keyPath: userKeyPath(changedKeyPath(tracking)))
             })
         reads._registered(cancel: {
             // Any change since has handed the callbacks their `ObservationTracking`; if none came,
@@ -71,6 +72,7 @@ final class ObservationScopeHook: _ExternalScopeHook {
 
 /// Free ``ScopeHandle``s, at most ``capacity`` of them (enough for the scopes a render pass
 /// cancels and re-creates one after another; a burst beyond it allocates).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private final class ScopeHandlePool: @unchecked Sendable {
     private static let capacity = 256
     /// An `NSLock` (a pthread mutex), which ThreadSanitizer sees.
@@ -98,8 +100,17 @@ private final class ScopeHandlePool: @unchecked Sendable {
     }
 }
 
+/// The key path of the change `tracking`'s callback reports: Observation says which one from
+/// macOS 15 / iOS 18 on; before, `nil` (the event names no property).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+private func changedKeyPath(_ tracking: ObservationTracking) -> AnyKeyPath? {
+    guard #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) else { return nil }
+    return tracking.changed
+}
+
 /// The key path of a change, unless it is the handle's (a change racing the handshake can read
 /// the handshake's key path from the shared `ObservationTracking`; it then names no property).
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private func userKeyPath(_ keyPath: AnyKeyPath?) -> AnyKeyPath? {
     guard let keyPath, type(of: keyPath).rootType != ScopeHandle.self else { return nil }
     return keyPath
@@ -110,6 +121,7 @@ private func userKeyPath(_ keyPath: AnyKeyPath?) -> AnyKeyPath? {
 ///
 /// Handles are reused: one whose scope was cancelled is registered with nothing, and its
 /// registrar's storage has already grown to hold one scope's callbacks.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private final class ScopeHandle: Observable, @unchecked Sendable {
     /// Handles whose scope was cancelled, ready for the next scope.
     static let pool = ScopeHandlePool()
@@ -131,6 +143,7 @@ private final class ScopeHandle: Observable, @unchecked Sendable {
 /// A will-set callback is the handshake's exactly when it runs on the handshaking thread while
 /// ``perform(with:)`` is announcing (it is synchronous, and no other change can run a callback on
 /// that thread meanwhile); a change on another thread at the same moment is forwarded as usual.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private final class Handshake: @unchecked Sendable {
     private struct State {
         var thread: ThreadIdentity?

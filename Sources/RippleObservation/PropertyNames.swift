@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Names the property behind a key path (`apples`), for ``TrackingEvent/propertyName`` and
 /// RippleUI's render log (`Basket.apples changed`).
@@ -38,7 +37,7 @@ enum PropertyNames {
         let name: String?
     }
 
-    private static let byKeyPath = Mutex<[ObjectIdentifier: Named]>([:])
+    private static let byKeyPath = Locked<[ObjectIdentifier: Named]>([:])
 
     private static func lookUp(_ keyPath: AnyKeyPath) -> Lookup? {
         let description = String(describing: keyPath)
@@ -62,7 +61,7 @@ enum PropertyNames {
         return Lookup(name: name)
     }
 
-    private static let byGetter = Mutex<[UInt: String?]>([:])
+    private static let byGetter = Locked<[UInt: String?]>([:])
 
     /// `apples` from `key path getter for Module.Basket.apples : Swift.Int : Module.Basket` (the
     /// thunk a computed key path calls) or from `Module.Basket.apples.getter : Swift.Int`.
@@ -86,7 +85,7 @@ enum PropertyNames {
     /// it when a machine cannot name properties.
     static var lastFailure: String? { failure.withLock { $0 } }
 
-    private static let failure = Mutex<String?>(nil)
+    private static let failure = Locked<String?>(nil)
 
     /// A symbol table's answer: the function's mangled name, or `nil` when the table has no function
     /// at that address.
@@ -156,7 +155,7 @@ enum PropertyNames {
         var failures: [String: Int] = [:]
     }
 
-    private static let tables = Mutex(Tables())
+    private static let tables = Locked(Tables())
 
     private static func symbolTable(of path: String) -> SymbolTable? {
         let known = tables.withLock { tables -> SymbolTable?? in

@@ -33,12 +33,14 @@ public struct Bindable<Value> {
     public var projectedValue: Bindable<Value> { self }
 
     /// Creates a bindable object from an observable object (`@Bindable var model: Model`).
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     public init(wrappedValue: Value) where Value: AnyObject & Observable {
         self.wrappedValue = wrappedValue
     }
 
     /// Creates a bindable object from an observable object, to make bindings to its properties
     /// (`Bindable(model).apples`).
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     public init(_ wrappedValue: Value) where Value: AnyObject & Observable {
         self.wrappedValue = wrappedValue
     }

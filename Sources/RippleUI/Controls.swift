@@ -461,6 +461,7 @@ extension Text {
     public init<S: StringProtocol>(_ content: S) { self.init(String(content)) }
 
     /// Creates a text view that displays `input` formatted by `format`.
+    @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
     public init<F: FormatStyle>(_ input: F.FormatInput, format: F) where F.FormatInput: Equatable, F.FormatOutput == String {
         self.init(format.format(input))
     }

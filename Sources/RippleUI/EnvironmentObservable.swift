@@ -24,6 +24,7 @@ extension View {
     ///
     /// A reader's body depends on the properties it reads (property level), and on which object the
     /// environment holds: replacing the object re-runs its readers.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     public func environment<T: AnyObject & Observable>(_ object: T?) -> some View {
         _EnvironmentWriter(content: self) { $0[ObservableObjectKey<T>.self] = object }
     }
@@ -35,6 +36,7 @@ extension Environment {
     ///
     /// Reading it when no ancestor placed one traps, naming the type (SwiftUI's behaviour); the
     /// optional form, `@Environment(Model.self) var model: Model?`, reads `nil` instead.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     public init(_ objectType: Value.Type) where Value: AnyObject & Observable {
         self.init(
             read: { environment in
@@ -50,6 +52,7 @@ extension Environment {
 
     /// Creates an environment property that reads the `@Observable` object of type `objectType`,
     /// or `nil` when no ancestor placed one with `environment(_:)`.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     public init<T: AnyObject & Observable>(_ objectType: T.Type) where Value == T? {
         self.init(read: { $0[ObservableObjectKey<T>.self] }, dependency: { $0[ObservableObjectKey<T>.self] as Any })
     }

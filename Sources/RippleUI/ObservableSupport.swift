@@ -6,8 +6,13 @@
 
 /// Makes toolchain `@Observable` reads part of Ripple's tracking scopes, once per process (the
 /// first render tree does it): a body evaluated in a scope then depends on the `@Observable`
-/// properties it read. `@Published` reads keep their fast path.
-let observationBridge: Void = ObservationBridge.install(.observableModels)
+/// properties it read. `@Published` reads keep their fast path. (Apple systems without the
+/// Observation module have no `@Observable` models to see.)
+let observationBridge: Void = {
+    if #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) {
+        ObservationBridge.install(.observableModels)
+    }
+}()
 
 /// Whether a tracked read of a property of `object` makes a view body depend on that property.
 ///
@@ -17,5 +22,7 @@ let observationBridge: Void = ObservationBridge.install(.observableModels)
 /// wrapper (`@ObservedObject`, `@StateObject`, `@EnvironmentObject`) at object level, or not at all
 /// (`Store.shared.count` read with no wrapper, or `store.child.count` where only `store` is observed).
 func isViewDependency(_ object: AnyObject) -> Bool {
-    !(object is any ObservableObject) || object is any Observable
+    guard object is any ObservableObject else { return true }
+    guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return false }
+    return object is any Observable
 }

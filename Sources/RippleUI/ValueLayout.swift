@@ -1,5 +1,4 @@
 @_spi(Reflection) import Swift
-import Synchronization
 
 /// What the render tree needs to know about a view type (or any value type it compares), computed
 /// once per type from the runtime's field descriptors — never per evaluation: where the dynamic
@@ -54,9 +53,20 @@ final class ValueLayout: @unchecked Sendable {
         }
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: ValueLayout]>([:])
+    private static let cache = Locked<[ObjectIdentifier: ValueLayout]>([:])
 
     private static func build(_ type: Any.Type) -> ValueLayout {
+        guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else {
+            fatalError(
+                "RippleUI: reading the fields of \(type) needs the Swift runtime's field reflection, which Apple "
+                    + "systems have from macOS 10.15.4, iOS 13.4, tvOS 13.4 and watchOS 6.2")
+        }
+        return buildWithFieldReflection(type)
+    }
+
+    /// ``build(_:)`` with the runtime's `_forEachField`.
+    @available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
+    private static func buildWithFieldReflection(_ type: Any.Type) -> ValueLayout {
         func make<T>(_: T.Type) -> ValueLayout {
             var installables: [Installable] = []
             var fields: [(offset: Int, same: Same)] = []

@@ -1,3 +1,5 @@
+// Needs the typed `AsyncSequence.Failure` and `next(isolation:)`: the 2024 systems on Apple platforms.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 extension AsyncSequence where Self: Sendable {
     /// A publisher that iterates this async sequence, respecting demand: it asks the sequence for
     /// the next element only while the subscriber has outstanding demand.
@@ -19,6 +21,7 @@ extension AsyncSequence where Self: Sendable {
 }
 
 /// A publisher that republishes the elements of an async sequence (see `AsyncSequence.publisher`).
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher, Sendable {
     public typealias Output = Base.Element
     public typealias Failure = Base.Failure
@@ -38,6 +41,7 @@ public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher,
 }
 
 /// Iterates the sequence in one task, pausing whenever the downstream's demand runs out.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
 private final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {

@@ -1,4 +1,6 @@
-import Synchronization
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 /// A type-erasing cancellable object that runs a cancellation action when cancelled or deinitialized.
 ///
@@ -23,7 +25,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     }
 
     private var action: Action
-    private let fired = Atomic<Bool>(false)
+    private let fired = AtomicCell<Bool>(false)
 
     /// Creates a cancellable object with the given cancellation closure.
     public init(_ cancel: @escaping () -> Void) {

@@ -1,4 +1,6 @@
-import Synchronization
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 /// A unique identifier for identifying publisher streams.
 ///
@@ -25,7 +27,7 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
     }
 }
 
-private let nextCombineIdentifier = Atomic<UInt64>(0)
+private let nextCombineIdentifier = AtomicCell<UInt64>(0)
 
 /// A protocol for uniquely identifying publisher streams.
 public protocol CustomCombineIdentifierConvertible {

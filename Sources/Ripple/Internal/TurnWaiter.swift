@@ -1,4 +1,6 @@
-import Synchronization
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +19,7 @@ final class TurnQueue: @unchecked Sendable {
     /// Guarded by the lock of the turn's owner.
     @exclusivity(unchecked) @usableFromInline var waiters = FIFO<TurnWaiter>()
     /// The turn's holder, mirrored here whenever it changes (written under the owner's lock).
-    @usableFromInline let owner = Atomic<UInt>(0)
+    @usableFromInline let owner = AtomicCell<UInt>(0)
     /// What the turn delivers to, for deadlock reports ("PassthroughSubject", "Merge", …).
     @usableFromInline let name: String
     /// A ``CurrentValueSubject``'s conduit (which creates its queue up front) keeps here the version
@@ -41,7 +43,7 @@ final class TurnQueue: @unchecked Sendable {
 final class TurnWaiter: @unchecked Sendable {
     @usableFromInline let thread: UInt
     /// 0 while waiting, 1 once the turn is this waiter's.
-    let signal = Atomic<UInt32>(0)
+    let signal = AtomicCell<UInt32>(0)
     #if canImport(Darwin)
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

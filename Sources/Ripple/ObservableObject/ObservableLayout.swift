@@ -1,5 +1,8 @@
 @_spi(Reflection) import Swift
-import Synchronization
+
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 /// Where a class keeps its `@Published` storage: byte offsets of its `Published<T>` fields,
 /// superclasses' included, in declaration order. Computed once per class (once per generic
@@ -9,7 +12,19 @@ struct ObservableLayout: Sendable {
     /// The properties' names, in the same order (`apples` for the field `_apples`).
     var publishedNames: [String]
 
-    init(of type: AnyClass) {
+    /// The layout of `object`'s class.
+    init(of object: AnyObject) {
+        guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else {
+            self.init(mirroring: object)
+            return
+        }
+        self.init(fieldsOf: type(of: object))
+    }
+
+    /// The layout read from the runtime's field descriptors (`_forEachField`, in the Swift runtime
+    /// of macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2 and later, and everywhere else).
+    @available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *)
+    init(fieldsOf type: AnyClass) {
         var offsets: [Int] = []
         var names: [String] = []
         // `.classType` (raw value 1), spelled out: the stdlib declares it as a mutable static.
@@ -24,12 +39,42 @@ struct ObservableLayout: Sendable {
         publishedOffsets = offsets
         publishedNames = names
     }
+
+    /// The layout found without `_forEachField` (Apple systems before macOS 10.15.4 / iOS 13.4):
+    /// `object`'s mirror lists its `@Published` fields and their storage boxes, and each box's
+    /// reference is looked for in the object's memory, which gives the field's offset (a
+    /// `Published<T>` is its box reference; it is stored inline in the object, so the search ends
+    /// inside it). A class with a custom mirror (`CustomReflectable`) hides its fields from this.
+    init(mirroring object: AnyObject) {
+        var boxes: [(name: String, box: UnsafeRawPointer)] = []
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let level = mirror {
+            for child in level.children {
+                guard let field = child.value as? any PublishedField, let label = child.label else { continue }
+                let box = UnsafeRawPointer(Unmanaged.passUnretained(field.storageTracker).toOpaque())
+                boxes.append((label.hasPrefix("_") ? String(label.dropFirst()) : label, box))
+            }
+            mirror = level.superclassMirror
+        }
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        let word = MemoryLayout<UnsafeRawPointer>.size
+        var found: [(offset: Int, name: String)] = []
+        for (name, box) in boxes {
+            // After the object's header (its class and its reference counts).
+            var offset = 2 * word
+            while base.load(fromByteOffset: offset, as: UnsafeRawPointer.self) != box { offset += word }
+            found.append((offset, name))
+        }
+        found.sort { $0.offset < $1.offset }
+        publishedOffsets = found.map(\.offset)
+        publishedNames = found.map(\.name)
+    }
 }
 
 /// The name of the `@Published` property of `object` whose storage is `box` (found once per box,
 /// on its first tracked read).
 func publishedPropertyName(of object: AnyObject, box: PublishedBoxBase) -> String? {
-    let layout = LayoutCache.layout(of: type(of: object))
+    let layout = LayoutCache.layout(of: object)
     for (offset, name) in zip(layout.publishedOffsets, layout.publishedNames)
     where unmanagedPublishedBox(of: object, at: offset).toOpaque() == Unmanaged.passUnretained(box).toOpaque() {
         return name
@@ -94,38 +139,38 @@ enum LayoutCache {
         }
     }
 
-    private static let current = Atomic<Unmanaged<Table>?>(nil)
+    private static let current = AtomicCell<Unmanaged<Table>?>(nil)
     private static let writer = LockedValue<[Table]>([])  // the lock for writers, and every table ever published
 
     /// The offset of the first `@Published` field of `type` (-1: none) — the hot path: one atomic
     /// load and a probe, no reference counting.
-    static func firstPublishedOffset(of type: AnyClass) -> Int {
-        let key = UInt(bitPattern: ObjectIdentifier(type))
+    static func firstPublishedOffset(of object: AnyObject) -> Int {
+        let key = UInt(bitPattern: ObjectIdentifier(type(of: object)))
         if let table = current.load(ordering: .acquiring) {
             let offset = table._withUnsafeGuaranteedRef { table -> Int? in
                 table.slot(of: key).map { table.firstOffsets[$0] }
             }
             if let offset { return offset }
         }
-        return insert(type, key: key).publishedOffsets.first ?? -1
+        return insert(object, key: key).publishedOffsets.first ?? -1
     }
 
-    /// The layout of `type`, computing and caching it on first use.
-    static func layout(of type: AnyClass) -> ObservableLayout {
-        let key = UInt(bitPattern: ObjectIdentifier(type))
+    /// The layout of `object`'s class, computing and caching it on first use.
+    static func layout(of object: AnyObject) -> ObservableLayout {
+        let key = UInt(bitPattern: ObjectIdentifier(type(of: object)))
         if let table = current.load(ordering: .acquiring),
             let layout = table._withUnsafeGuaranteedRef({ $0.find(key) })
         {
             return layout
         }
-        return insert(type, key: key)
+        return insert(object, key: key)
     }
 
-    private static func insert(_ type: AnyClass, key: UInt) -> ObservableLayout {
+    private static func insert(_ object: AnyObject, key: UInt) -> ObservableLayout {
         writer.withLock { retired in
             let existing = current.load(ordering: .acquiring)?.takeUnretainedValue()
             if let layout = existing?.find(key) { return layout }
-            let layout = ObservableLayout(of: type)
+            let layout = ObservableLayout(of: object)
             var entries = existing?.entries ?? []
             entries.append((key, layout))
             var capacity = 16
@@ -145,7 +190,7 @@ enum LayoutCache {
 /// lookup. Without `@Published` properties it lives in a side table keyed by the object.
 @usableFromInline
 func objectWillChangePublisher(of object: AnyObject) -> ObservableObjectPublisher {
-    let first = LayoutCache.firstPublishedOffset(of: type(of: object))
+    let first = LayoutCache.firstPublishedOffset(of: object)
     guard first >= 0 else {
         return PublisherSideTable.publisher(for: object)
     }
@@ -153,7 +198,7 @@ func objectWillChangePublisher(of object: AnyObject) -> ObservableObjectPublishe
         return existing
     }
     let firstBox = publishedBox(of: object, at: first)
-    let layout = LayoutCache.layout(of: type(of: object))
+    let layout = LayoutCache.layout(of: object)
     // First access (possibly raced by another thread): one publisher wins in the first box, and
     // every box is linked to it before anyone gets it back, so no write can miss a subscriber.
     let publisher = firstBox.install(ObservableObjectPublisher())

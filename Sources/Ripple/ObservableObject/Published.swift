@@ -1,4 +1,6 @@
-import Synchronization
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 /// A type that publishes a property marked with an attribute.
 ///

@@ -1,4 +1,6 @@
-import Synchronization
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 /// The part of a `@Published` property's storage that does not depend on its value type, so the
 /// object's will-change publisher can be reached from a raw field offset.
@@ -15,7 +17,7 @@ class PublishedBoxBase: @unchecked Sendable {
     /// The owning object's will-change publisher, once somebody has asked for it. Written once
     /// (compare-and-swap from `nil`), read with one atomic load; the box owns a +1 on it.
     @usableFromInline
-    let willChangeSlot = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)
+    let willChangeSlot = AtomicCell<Unmanaged<ObservableObjectPublisher>?>(nil)
 
     @usableFromInline
     init() {}
@@ -52,7 +54,7 @@ class PublishedBoxBase: @unchecked Sendable {
         let known = propertyIndex
         tracker.lock.unlock()
         if known >= 0 { return known }
-        let layout = LayoutCache.layout(of: type(of: object))
+        let layout = LayoutCache.layout(of: object)
         let me = Unmanaged.passUnretained(self).toOpaque()
         let found = layout.publishedOffsets.firstIndex { unmanagedPublishedBox(of: object, at: $0).toOpaque() == me } ?? -1
         tracker.lock.lock()

@@ -31,7 +31,11 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            if let outer = subscriber as? any ConcatenationSplicing<Output, Failure>,
+            // The cast to a constrained existential needs the 2022 systems' runtime on Apple
+            // platforms; before them a concatenation nests instead of splicing (the same behaviour,
+            // one subscription level per link).
+            if #available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *),
+                let outer = subscriber as? any ConcatenationSplicing<Output, Failure>,
                 outer.splice(prefix: prefix, suffix: suffix)
             {
                 return

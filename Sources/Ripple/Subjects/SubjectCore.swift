@@ -1,4 +1,6 @@
-import Synchronization
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 /// The machinery shared by ``PassthroughSubject``, ``CurrentValueSubject``,
 /// ``ObservableObjectPublisher`` and `@Published`'s `$property` publisher.

@@ -1,4 +1,6 @@
-import Synchronization
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 /// Not API: lets another observation system take part in Ripple's tracking scopes. The core cannot
 /// import the toolchain's Observation module, so `RippleObservation` installs an implementation

@@ -1,4 +1,6 @@
-import Synchronization
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 /// Not API: the hook through which `RippleObservation` makes `@Published` properties visible to
 /// Swift's Observation (`withObservationTracking`, `Observations`). The core cannot import
@@ -16,7 +18,7 @@ public enum _ExternalTracking {
     private static let installed = LockedValue<(any _ExternalTrackingHook)?>(nil)
     /// `true` once a hook is installed: `@Published` writes then take their slow path.
     @usableFromInline
-    static let isInstalled = Atomic<Bool>(false)
+    static let isInstalled = AtomicCell<Bool>(false)
 
     /// Installs `hook` (once; later calls keep the first hook). While a hook is installed every
     /// `@Published` read and write is reported to it, which costs the read its fast path.
@@ -45,7 +47,7 @@ public enum _ExternalTracking {
     }
 
     private static let scopeHookStorage = LockedValue<(any _ExternalScopeHook)?>(nil)
-    private static let scopeHookInstalled = Atomic<Bool>(false)
+    private static let scopeHookInstalled = AtomicCell<Bool>(false)
 
     /// The installed scope hook, if any: one atomic load when there is none.
     static var scopeHook: (any _ExternalScopeHook)? {
@@ -61,7 +63,7 @@ public enum _ExternalTracking {
     /// Per-object state for the bridge (its `ObservationRegistrar`), kept in the object's first
     /// `@Published` storage; `nil` for objects without `@Published` properties.
     public static func state(of object: AnyObject, create: () -> AnyObject) -> AnyObject? {
-        let first = LayoutCache.firstPublishedOffset(of: type(of: object))
+        let first = LayoutCache.firstPublishedOffset(of: object)
         guard first >= 0 else { return nil }
         return unmanagedPublishedBox(of: object, at: first)._withUnsafeGuaranteedRef { box in
             box.externalState(create: create)

@@ -82,11 +82,30 @@ public func observe(
 /// first run on the caller (whose isolation `body` inherited), re-runs after hopping to
 /// `body.isolation`. (Swift 6 has no spelling for a synchronous call of an `@isolated(any)`
 /// function that is known to be on its actor; the value is the same closure either way.)
+///
+/// The closure is reinterpreted inside one-field structs rather than with `unsafeBitCast`: a
+/// generic over an `@isolated(any)` function type needs that type's runtime metadata, which Apple
+/// systems before macOS 15 / iOS 18 cannot produce; the structs' metadata needs nothing new.
 private func synchronousBody(_ body: @escaping @isolated(any) @Sendable () -> Void) -> @Sendable () -> Void {
     require(
-        MemoryLayout<@isolated(any) @Sendable () -> Void>.size == MemoryLayout<@Sendable () -> Void>.size,
+        MemoryLayout<IsolatedBody>.size == MemoryLayout<PlainBody>.size,
         "Ripple: unexpected layout of an @isolated(any) closure")
-    return unsafeBitCast(body, to: (@Sendable () -> Void).self)
+    var isolated = IsolatedBody(body: body)
+    return withUnsafeMutablePointer(to: &isolated) { pointer in
+        UnsafeMutableRawPointer(pointer).withMemoryRebound(to: PlainBody.self, capacity: 1) { $0.pointee.body }
+    }
+}
+
+/// An `@isolated(any)` closure in a struct, for ``synchronousBody(_:)``.
+private struct IsolatedBody {
+    /// The closure as `observe` received it.
+    let body: @isolated(any) @Sendable () -> Void
+}
+
+/// A plain closure in a struct, for ``synchronousBody(_:)``.
+private struct PlainBody {
+    /// The same closure, without its isolation in the type.
+    let body: @Sendable () -> Void
 }
 
 /// The engine behind ``observe(on:_:)``, the tracked publisher and the tracked async sequence:

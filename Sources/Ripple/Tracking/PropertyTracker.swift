@@ -1,4 +1,6 @@
-import Synchronization
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 /// One tracked property of one object: a version, bumped with every store, and the observers armed
 /// on it. Every `@Published` property's storage box owns one (and keeps its value under the
@@ -23,7 +25,7 @@ class PropertyTracker: @unchecked Sendable {
     /// What events name, learned from the first tracked access: set once, then read with one
     /// atomic load (the tracker owns a +1 on it).
     @usableFromInline
-    final let identityStorage = Atomic<Unmanaged<TrackedIdentity>?>(nil)
+    final let identityStorage = AtomicCell<Unmanaged<TrackedIdentity>?>(nil)
 
     /// Whether any observer is armed. Call with `lock` held.
     @inlinable
@@ -193,7 +195,7 @@ final class TrackedIdentity: @unchecked Sendable {
 final class TrackingObserver: @unchecked Sendable {
     let phases: TrackingPhases
     let isContinuous: Bool
-    private let finished = Atomic<Bool>(false)
+    private let finished = AtomicCell<Bool>(false)
     private let lock = Lock()
     /// The properties this observer is armed on (the first inline). See the ownership note above.
     @exclusivity(unchecked) private var firstTracker: PropertyTracker?

@@ -199,7 +199,7 @@ private func subscribeWillChange(_ object: some ObservableObject, _ onChange: @e
 func trackAllPublished(
     of object: AnyObject, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) -> AnyCancellable {
-    let layout = LayoutCache.layout(of: type(of: object))
+    let layout = LayoutCache.layout(of: object)
     let collector = AccessCollector()
     for (offset, name) in zip(layout.publishedOffsets, layout.publishedNames) {
         let box = unmanagedPublishedBox(of: object, at: offset).takeUnretainedValue()

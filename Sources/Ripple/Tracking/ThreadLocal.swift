@@ -1,4 +1,6 @@
-import Synchronization
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +15,7 @@ import WinSDK
 /// How many tracking scopes are open on any thread. While it is zero — the common case — a
 /// `@Published` read skips the thread-local lookup entirely (one relaxed load).
 @usableFromInline
-let openTrackingScopes = Atomic<Int>(0)
+let openTrackingScopes = AtomicCell<Int>(0)
 
 /// A thread's tracking state, found with one thread-local lookup: the collector of its innermost
 /// open scope, and a spare collector (buffer and all) kept for the next scope.
@@ -78,7 +80,7 @@ final class TrackingThread {
 
 /// The main actor's thread, learned the first time main-actor-isolated code starts an `observe`
 /// (the main actor runs on one thread, and that code runs synchronously on it). 0: not known yet.
-private let mainActorThread = Atomic<UInt>(0)
+private let mainActorThread = AtomicCell<UInt>(0)
 
 /// Records the calling thread as the main actor's. Call only from main-actor-isolated code.
 func noteMainActorThread() {
