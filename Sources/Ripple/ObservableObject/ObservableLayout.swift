@@ -4,6 +4,14 @@
 import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/AtomicCell.swift)
 #endif
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Where a class keeps its `@Published` storage: byte offsets of its `Published<T>` fields,
 /// superclasses' included, in declaration order. Computed once per class (once per generic
 /// specialization) by reading the runtime's field descriptors — never per object or per access.
@@ -51,24 +59,46 @@ struct ObservableLayout: Sendable {
         while let level = mirror {
             for child in level.children {
                 guard let field = child.value as? any PublishedField, let label = child.label else { continue }
-                let box = UnsafeRawPointer(Unmanaged.passUnretained(field.storageTracker).toOpaque())
+                let box = UnsafeRawPointer(Unmanaged.passUnretained(field.storageBox).toOpaque())
                 boxes.append((label.hasPrefix("_") ? String(label.dropFirst()) : label, box))
             }
             mirror = level.superclassMirror
         }
         let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         let word = MemoryLayout<UnsafeRawPointer>.size
+        let size = allocationSize(of: base)
         var found: [(offset: Int, name: String)] = []
         for (name, box) in boxes {
-            // After the object's header (its class and its reference counts).
+            // After the object's header (its class and its reference counts), within the object.
             var offset = 2 * word
-            while base.load(fromByteOffset: offset, as: UnsafeRawPointer.self) != box { offset += word }
+            while offset + word <= size, base.load(fromByteOffset: offset, as: UnsafeRawPointer.self) != box {
+                offset += word
+            }
+            require(offset + word <= size, "@Published property '\(name)' of \(type(of: object)) not found in the object")
             found.append((offset, name))
         }
         found.sort { $0.offset < $1.offset }
         publishedOffsets = found.map(\.offset)
         publishedNames = found.map(\.name)
     }
+}
+
+#if os(Linux) || os(Android)
+/// glibc's and Bionic's `malloc_usable_size` (declared in `malloc.h`, which the C library's module
+/// does not include).
+@_silgen_name("malloc_usable_size")
+private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer?) -> Int
+#endif
+
+/// The size of the heap block at `pointer` (an object's allocation), which bounds a search of it.
+private func allocationSize(of pointer: UnsafeRawPointer) -> Int {
+    #if canImport(Darwin)
+    return Int(malloc_size(pointer))
+    #elseif os(Linux) || os(Android)
+    return mallocUsableSize(UnsafeMutableRawPointer(mutating: pointer))
+    #else
+    return 1 << 16
+    #endif
 }
 
 /// The name of the `@Published` property of `object` whose storage is `box` (found once per box,

@@ -143,10 +143,13 @@ extension Published.Publisher: Sendable where Value: Sendable {}
 
 /// What the per-class layout looks for: a stored property whose type is some `Published<T>`.
 protocol PublishedField {
+    /// The property's storage box.
+    var storageBox: PublishedBoxBase { get }
     /// The tracker of the property's storage box.
     var storageTracker: PropertyTracker { get }
 }
 
 extension Published: PublishedField {
+    var storageBox: PublishedBoxBase { box }
     var storageTracker: PropertyTracker { box.tracker }
 }
