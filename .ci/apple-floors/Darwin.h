@@ -36,6 +36,7 @@ void *dlsym(void *, const char *);
 size_t strlen(const char *);
 void free(void *);
 void *malloc(size_t);
+size_t malloc_size(const void *);  // <malloc/malloc.h>, every macOS
 #define SIGTRAP 5
 int raise(int);
 
