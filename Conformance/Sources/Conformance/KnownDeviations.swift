@@ -22,6 +22,8 @@ let knownOpenCombineCrashes: [String: String] = [
         "retry recurses without bound on synchronous resubscription and overflows the stack",
     "Publishers.ReceiveOn.swift:169":
         "a re-entrant request through receive(on:) and replaceError recurses without bound and overflows the stack",
+    "Publishers.ReceiveOn.swift:175":
+        "the same recursion through receive(on:) and replaceError, overflowing the stack one frame further on",
     "Publishers.ReplaceEmpty.swift:170":
         "a re-entrant request through replaceEmpty recurses without bound and overflows the stack",
     "Publishers.ReplaceError.swift:179":
