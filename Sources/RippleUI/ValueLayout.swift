@@ -1,4 +1,5 @@
 @_spi(Reflection) import Swift
+import RippleObservation  // Locked
 
 /// What the render tree needs to know about a view type (or any value type it compares), computed
 /// once per type from the runtime's field descriptors — never per evaluation: where the dynamic
