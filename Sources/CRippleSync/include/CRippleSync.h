@@ -1,7 +1,8 @@
 // Ripple's only C: the operating system's wait-on-address calls, which Swift cannot call directly on
 // Linux (syscall(2) is variadic), and the compiler's atomic builtins for the systems where Swift's
 // `Synchronization` module is unavailable (Apple platforms before macOS 15 / iOS 18). Static inline,
-// so nothing is linked and Swift inlines them.
+// so Swift inlines them — except the two functions of the lock's barrier pair on Linux, in
+// CRippleSync.c with the registration they need.
 #ifndef CRIPPLE_SYNC_H
 #define CRIPPLE_SYNC_H
 
@@ -21,6 +22,31 @@ static inline void ripple_wait_on_address(uint32_t *word, uint32_t expected) {
 static inline void ripple_wake_one(uint32_t *word) {
     syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, (void *)0, (void *)0, 0);
 }
+
+// The lock's asymmetric barrier pair (see `Lock` in the Swift sources). Unlocking is a plain store
+// followed by a read of the sleeper count, with only a compiler barrier between them; a thread about
+// to sleep pays instead, with a `membarrier(2)` that makes every running thread of the process
+// execute a full barrier. If the kernel cannot do that for this process (older than Linux 4.14, or
+// the system call filtered), both sides use a full fence.
+
+/// Whether the process is registered for `MEMBARRIER_CMD_PRIVATE_EXPEDITED` (decided once, before
+/// `main`, by a constructor in CRippleSync.c; never changes after).
+static inline int ripple_membarrier_ready(void) {
+    extern int ripple_membarrier_registered;
+    return __atomic_load_n(&ripple_membarrier_registered, __ATOMIC_RELAXED);
+}
+
+/// The unlocking side: orders the preceding store before the following load.
+static inline void ripple_light_barrier(int membarrier_ready) {
+    if (membarrier_ready) {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    } else {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+}
+
+/// The sleeping side: a full barrier on every running thread of the process.
+void ripple_heavy_barrier(void);
 #endif
 
 // Atomic operations on a word the caller allocated (so its address is stable), for the Swift side's

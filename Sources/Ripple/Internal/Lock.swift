@@ -19,13 +19,13 @@ internal import CRippleSync
 /// A small non-recursive lock stored in its owner, backed by the operating system: a thread that
 /// finds it taken sleeps in the kernel until the holder unlocks.
 ///
-/// - Linux and Android: a three-state futex lock (0 free, 1 held, 2 held with sleepers) on a
-///   four-byte ``AtomicCell`` stored inline (no allocation). Taking a free lock is one
-///   compare-and-swap; unlocking is one exchange, and a `FUTEX_WAKE` only when somebody sleeps.
-///   Before sleeping, a thread re-reads the word a few dozen times (no yield), since Ripple's
-///   critical sections are a handful of instructions. Built with `RIPPLE_PORTABLE_ATOMICS`, the same
-///   algorithm on the portable cell's separately allocated word.
-/// - Windows: the same algorithm on `WaitOnAddress` / `WakeByAddressSingle`.
+/// - Linux and Android: a futex lock on a four-byte ``AtomicCell`` stored inline (no allocation),
+///   with a count of sleepers beside it. Taking a free lock is one compare-and-swap; unlocking is a
+///   plain store and a read of the count (see ``wakeSleeper()`` for why that is enough), and a
+///   `FUTEX_WAKE` only when somebody sleeps. Before sleeping, a thread re-reads the word a few dozen
+///   times (no yield), since Ripple's critical sections are a handful of instructions. Built with
+///   `RIPPLE_PORTABLE_ATOMICS`, the same algorithm on the portable cells' separately allocated words.
+/// - Windows: the same algorithm on `WaitOnAddress` / `WakeByAddressSingle`, with full fences.
 /// - Darwin: `os_unfair_lock` (macOS 10.12, iOS 10), which donates priority to the holder, on a
 ///   separately allocated word: the kernel knows a waiter by the lock's address, which must not
 ///   change while the owner is moved or borrowed.
@@ -66,9 +66,12 @@ struct Lock: ~Copyable, @unchecked Sendable {
         os_unfair_lock_unlock(unfairLock)
     }
     #else
-    /// 0 free, 1 held, 2 held with sleepers.
+    /// 0 free, 1 held.
     @usableFromInline
     let word = AtomicCell<UInt32>(0)
+    /// How many threads sleep, or are about to sleep, in ``lockSlow()``.
+    @usableFromInline
+    let sleepers = AtomicCell<UInt32>(0)
 
     /// Creates an unlocked lock.
     @inlinable
@@ -85,15 +88,51 @@ struct Lock: ~Copyable, @unchecked Sendable {
         lockSlow()
     }
 
-    /// Releases the lock (held by the calling thread), waking one sleeper if there are any.
+    /// Releases the lock (held by the calling thread): a plain store, then ``wakeSleeper()``.
     @inlinable @inline(__always)
     func unlock() {
-        if word.exchange(0, ordering: .releasing) == 2 {
-            wakeOne()
+        word.store(0, ordering: .releasing)
+        wakeSleeper()
+    }
+
+    /// After the releasing store: wakes one thread sleeping in ``lockSlow()``, if any.
+    ///
+    /// The store and the read of `sleepers` must not be reordered, or an unlock could miss a thread
+    /// that has just gone to sleep. A fence between them would cost what the exchange it replaces
+    /// did; instead the two sides of the lock are asymmetric. Here, only a compiler barrier (and
+    /// this function being out of line). The first thread ever to sleep on the lock raises the count
+    /// with `fenced` set, then makes every running thread of the process execute a full barrier
+    /// (`membarrier(2)`, Linux 4.14) and sets `ready`, before it reads the word for the last time:
+    /// an unlock whose read of the count came before that barrier had its store seen by then, and
+    /// every later unlock sees `fenced` and, from then on, orders its store and read with a full
+    /// fence, as a sleeper does. So one system call per lock, on its first contention, buys plain
+    /// stores for every uncontended unlock. Where the kernel cannot do that, both sides always use
+    /// a full fence (and so does Windows).
+    @usableFromInline @inline(never)
+    func wakeSleeper() {
+        #if os(Windows)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        #else
+        ripple_light_barrier(ripple_membarrier_ready())
+        #endif
+        var count = sleepers.load(ordering: .relaxed)
+        if count & Self.fenced != 0 {
+            atomicFullFence()
+            count = sleepers.load(ordering: .relaxed)
+        }
+        if count & Self.sleeperCount != 0 {
+            wakeOneOnWord(word)
         }
     }
 
-    /// Re-reads the word briefly, then marks the lock contended (2) and sleeps until it is free.
+    /// In `sleepers`: the lock has been contended; unlocks fence.
+    @usableFromInline static var fenced: UInt32 { 1 << 31 }
+    /// In `sleepers`: the barrier after `fenced` was set has completed; sleepers need no other.
+    @usableFromInline static var ready: UInt32 { 1 << 30 }
+    /// In `sleepers`: the number of sleepers.
+    @usableFromInline static var sleeperCount: UInt32 { ready - 1 }
+
+    /// Re-reads the word briefly, then counts itself a sleeper and sleeps until the lock is free.
     @usableFromInline @inline(never)
     func lockSlow() {
         for _ in 0..<40 {
@@ -105,16 +144,49 @@ struct Lock: ~Copyable, @unchecked Sendable {
                 return
             }
         }
-        // Whoever takes the lock from here on holds it as "contended", so its unlock wakes a sleeper.
-        while word.exchange(2, ordering: .acquiring) != 0 {
-            waitOnWord(word, whileEqualTo: 2)
+        var old = sleepers.load(ordering: .relaxed)
+        while true {
+            let (exchanged, found) = sleepers.compareExchange(
+                expected: old, desired: (old | Self.fenced) &+ 1, ordering: .sequentiallyConsistent)
+            if exchanged { break }
+            old = found
         }
+        if old & Self.ready == 0 {
+            heavyBarrier()
+            var current = sleepers.load(ordering: .relaxed)
+            while current & Self.ready == 0 {
+                let (exchanged, found) = sleepers.compareExchange(
+                    expected: current, desired: current | Self.ready, ordering: .sequentiallyConsistent)
+                if exchanged { break }
+                current = found
+            }
+        } else {
+            atomicFullFence()
+        }
+        while !word.compareExchange(
+            expected: 0, desired: 1, ordering: .sequentiallyConsistent
+        ).exchanged {
+            waitOnWord(word, whileEqualTo: 1)
+        }
+        sleepers.subtract(1, ordering: .relaxed)
     }
 
-    /// Wakes one thread sleeping in ``lockSlow()``.
-    @usableFromInline @inline(never)
-    func wakeOne() {
-        wakeOneOnWord(word)
+    /// A full barrier on every running thread of the process (the sleeping side's half of the pair).
+    private func heavyBarrier() {
+        #if os(Windows)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        #else
+        ripple_heavy_barrier()
+        #endif
+    }
+
+    /// A full fence on this thread.
+    private func atomicFullFence() {
+        #if os(Windows)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        #else
+        ripple_light_barrier(0)
+        #endif
     }
     #endif
 

@@ -66,10 +66,19 @@ class PublishedBoxBase: @unchecked Sendable {
     /// Records a tracked read of this property (not generic, so specialized getters share it).
     @usableFromInline
     final func recordRead(version: UInt64, object: AnyObject) {
+        // The closure runs once per property and scope; captured strongly, `self` and `object`
+        // would be retained and released on every read (four atomic operations).
+        let unownedSelf = Unmanaged.passUnretained(self)
+        let unownedObject = Unmanaged.passUnretained(object)
         tracker.record(version: version, object: object) {
-            TrackedIdentity(name: publishedPropertyName(of: object, box: self), keyPath: nil)
+            TrackedIdentity(
+                name: publishedPropertyName(
+                    of: unownedObject.takeUnretainedValue(), box: unownedSelf.takeUnretainedValue()),
+                keyPath: nil)
         }
-        reportExternally(.access, object: object)
+        if _ExternalTracking.isInstalled {
+            reportExternally(.access, object: object)
+        }
     }
 
     /// Reports to the external tracking hook, if one is installed.
@@ -169,7 +178,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     func set(_ newValue: Value, object: AnyObject? = nil) {
         let willChange = willChangeSlot.load(ordering: .acquiring)
         tracker.lock.lock()
-        let external = _ExternalTracking.isInstalled.load(ordering: .relaxed)
+        let external = externalTrackingInstalled.load(ordering: .relaxed)
         if !writeTurn.isHeld && willChange == nil && projection == nil && !tracker.hasObserversLocked && !external {
             let old = replaceStoredLocked(newValue)
             let newVersion = tracker.version

@@ -13,12 +13,18 @@ public protocol _ExternalTrackingHook: AnyObject, Sendable {
     func didSet(_ object: AnyObject, property: Int)
 }
 
+/// Whether an external tracking hook is installed (``_ExternalTracking/isInstalled``). A global
+/// rather than a static property: a global with a constant initializer is laid out statically,
+/// where a static property is initialized lazily and every read pays a `swift_once` check.
+@usableFromInline
+let externalTrackingInstalled = AtomicCell<Bool>(false)
+
 /// Not API: installs the external tracking hook (see ``_ExternalTrackingHook``).
 public enum _ExternalTracking {
     private static let installed = LockedValue<(any _ExternalTrackingHook)?>(nil)
     /// `true` once a hook is installed: `@Published` writes then take their slow path.
-    @usableFromInline
-    static let isInstalled = AtomicCell<Bool>(false)
+    @inlinable
+    static var isInstalled: Bool { externalTrackingInstalled.load(ordering: .acquiring) }
 
     /// Installs `hook` (once; later calls keep the first hook). While a hook is installed every
     /// `@Published` read and write is reported to it, which costs the read its fast path.
@@ -31,7 +37,7 @@ public enum _ExternalTracking {
         guard first else { return }
         // Reads take the tracked branch from now on (it is where the hook is called).
         openTrackingScopes.add(1, ordering: .relaxed)
-        isInstalled.store(true, ordering: .releasing)
+        externalTrackingInstalled.store(true, ordering: .releasing)
     }
 
     /// Installs `hook` as the way tracking scopes see another system's reads (once; later calls
@@ -56,7 +62,7 @@ public enum _ExternalTracking {
     }
 
     static var hook: (any _ExternalTrackingHook)? {
-        guard isInstalled.load(ordering: .acquiring) else { return nil }
+        guard isInstalled else { return nil }
         return installed.withLock { $0 }
     }
 

@@ -57,11 +57,13 @@ class PropertyTracker: @unchecked Sendable {
     /// Records a read, seen at `version`, in the current thread's tracking scope.
     @usableFromInline
     final func record(version: UInt64, object: AnyObject, identify: () -> TrackedIdentity) {
-        TrackingThread.withCurrentCollector { collector in
-            guard let collector, collector.record(self, version: version, object: object) else { return }
-            // First read of this property in this scope: make sure events can name it.
-            setIdentityIfAbsent(identify)
-        }
+        // No closure around the collector: one capturing `self` and `object` retained and
+        // released both on every read.
+        guard let collector = TrackingThread.currentCollector,
+            collector._withUnsafeGuaranteedRef({ $0.record(self, version: version, object: object) })
+        else { return }
+        // First read of this property in this scope: make sure events can name it.
+        setIdentityIfAbsent(identify)
     }
 
     /// Called with `lock` held: removes and returns the observers that fire for `phase` (one-shots

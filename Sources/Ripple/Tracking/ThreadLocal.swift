@@ -46,6 +46,14 @@ final class TrackingThread {
         }
     }
 
+    /// The current scope's collector, unretained (valid while the scope is open, which it is for
+    /// the whole of a read made inside it).
+    @inline(__always)
+    static var currentCollector: Unmanaged<AccessCollector>? {
+        guard let raw = getValue() else { return nil }
+        return Unmanaged<TrackingThread>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.current }
+    }
+
     /// The spare collector (now the caller's), or a new one.
     func takeSpare() -> AccessCollector {
         spare.take() ?? AccessCollector()
