@@ -21,18 +21,14 @@
 /// user code runs with it held (the closures given to the methods that run "under the lock" must not
 /// call out); what leaves the state is released after unlocking.
 @usableFromInline
-class TurnStorage<State> {
-    /// Guards `turn` and `state` (and any other field the subclass says it guards).
-    @usableFromInline final let lock = Lock()
+class TurnStorage<State>: TurnLock<State> {
     /// Who is calling the downstream, and who waits to. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) final var turn = DeliveryTurn()
-    /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) final var state: State
 
     /// Storage starting in `state`, with nobody holding the turn.
     @inlinable
-    init(state: State) {
-        self.state = state
+    override init(state: State) {
+        super.init(state: state)
     }
 
     /// Takes this thread's turn: at once if it is free or this thread already holds it (then
@@ -41,36 +37,14 @@ class TurnStorage<State> {
     /// this thread's. `name` names the downstream in a deadlock report.
     @inlinable @inline(__always)
     final func enterTurnLocked(name: @autoclosure () -> String) -> Bool {
-        switch turn.enter(currentThreadID(), name: name()) {
-        case .call(let nested):
-            return nested
-        case .wait(let waiter):
-            waiter.waitForTurn(on: turn.queue.unsafelyUnwrapped, releasing: lock)
-            return false
-        }
+        enterTurnLocked(&turn, name: name())
     }
 
     /// Gives the turn back unless `nested`, and unlocks; the next waiter, if any, is woken after
     /// unlocking. Called with `lock` and the turn held.
     @inlinable @inline(__always)
     final func leaveTurnLocked(nested: Bool = false) {
-        guard !nested else {
-            lock.unlock()
-            return
-        }
-        let exit = turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
-    }
-
-    /// Runs `body` (user code: a delivery, a request, a cancel) with `lock` released, and locks
-    /// again. Called with `lock` held.
-    @inlinable @inline(__always)
-    final func unlocked<Result>(_ body: () -> Result) -> Result {
-        lock.unlock()
-        let result = body()
-        lock.lock()
-        return result
+        leaveTurnLocked(&turn, nested: nested)
     }
 
     /// Enters the turn, then calls `call` with the lock released on what `target` returns under the
@@ -119,5 +93,77 @@ class TurnStorage<State> {
     @inlinable @inline(__always)
     final func awaitTurnLocked(name: @autoclosure () -> String) {
         leaveTurnLocked(nested: enterTurnLocked(name: name()))
+    }
+}
+
+/// A lock, the state it guards, and the sequence around a delivery turn kept under that lock,
+/// written once for any number of turns: ``TurnStorage`` keeps one (an operator's downstream); a
+/// subject keeps one per subscriber, in each subscriber's conduit, all under the subject's lock.
+///
+/// Rules, as for every owner of a ``Lock``: the state (and every turn kept under the lock) is read
+/// and changed only with `lock` held; no user code runs with it held; what leaves the state is
+/// released after unlocking.
+@usableFromInline
+class TurnLock<State> {
+    /// Guards `state`, and the turns and fields the subclass says it guards.
+    @usableFromInline final let lock = Lock()
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) final var state: State
+
+    /// Storage starting in `state`.
+    @inlinable
+    init(state: State) {
+        self.state = state
+    }
+
+    /// Takes this thread's turn of `turn` (kept under `lock`): at once if it is free or this thread
+    /// already holds it (then `true`: nested, do not give it back), or after sleeping until another
+    /// thread hands it over, with the lock released meanwhile (``enterTurnSlowLocked(_:_:keeping:)``).
+    /// Called with `lock` held; returns with it held and the turn this thread's. `name` names the
+    /// downstream in a deadlock report.
+    @inlinable @inline(__always)
+    final func enterTurnLocked(
+        _ turn: inout DeliveryTurn, name: @autoclosure () -> String, keeping owner: AnyObject? = nil
+    ) -> Bool {
+        switch turn.enter(currentThreadID(), name: name()) {
+        case .call(let nested):
+            return nested
+        case .wait(let waiter):
+            enterTurnSlowLocked(waiter, turn.queue.unsafelyUnwrapped, keeping: owner)
+            return false
+        }
+    }
+
+    /// Sleeps until `waiter` is handed the turn, with the lock released meanwhile, keeping `owner`
+    /// (the object the turn is kept in) alive while the thread holds no lock and, perhaps, no other
+    /// reference to it. Out of line: only under contention.
+    @inlinable @inline(never)
+    final func enterTurnSlowLocked(_ waiter: TurnWaiter, _ queue: TurnQueue, keeping owner: AnyObject?) {
+        withExtendedLifetime(owner) {
+            waiter.waitForTurn(on: queue, releasing: lock)
+        }
+    }
+
+    /// Gives `turn` back unless `nested`, and unlocks; the next waiter, if any, is woken after
+    /// unlocking. Called with `lock` and the turn held.
+    @inlinable @inline(__always)
+    final func leaveTurnLocked(_ turn: inout DeliveryTurn, nested: Bool = false) {
+        guard !nested else {
+            lock.unlock()
+            return
+        }
+        let exit = turn.leave()
+        lock.unlock()
+        if case .handOff(let next) = exit { next.wake() }
+    }
+
+    /// Runs `body` (user code: a delivery, a request, a cancel) with `lock` released, and locks
+    /// again. Called with `lock` held.
+    @inlinable @inline(__always)
+    final func unlocked<Result>(_ body: () -> Result) -> Result {
+        lock.unlock()
+        let result = body()
+        lock.lock()
+        return result
     }
 }

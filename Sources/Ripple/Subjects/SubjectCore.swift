@@ -7,6 +7,9 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/A
 ///
 /// One lock guards the subject's state *and* the state of every conduit (one conduit per
 /// subscriber), so a send takes short critical sections on one cache line and no per-subscriber lock.
+/// It is a ``TurnLock``: each conduit keeps its subscriber's ``DeliveryTurn`` under the subject's
+/// lock and takes and gives it back through the storage's methods, as every operator that delivers
+/// in turns does through ``TurnStorage``.
 ///
 /// Delivery rules (the engine's contract, `Documentation/Engine.md`), each tested in
 /// `SubjectReentrancyTests`, `DeliveryContractTests` and `SubjectConcurrencyTests`:
@@ -23,26 +26,10 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/A
 /// ``AnyCancellable``) touches only non-generic state, so it needs no runtime metadata lookups; and a
 /// delivery retains nothing (see ``SubjectConduit`` for why that is safe).
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
-    @usableFromInline
-    struct State {
-        @usableFromInline var completion: Subscribers.Completion<Failure>?
-        /// The current value (``CurrentValueSubject`` only).
-        @usableFromInline var current: Output?
-        /// Incremented by every send (``CurrentValueSubject`` only): tells a replayed value from a new one.
-        @usableFromInline var version: UInt64 = 0
-
-        @inlinable
-        init(current: Output?) {
-            self.current = current
-        }
-    }
-
-    @usableFromInline let lock = Lock()
-    /// Guarded by `lock`. (`unchecked`: only touched under the lock, never across a call out.)
-    @exclusivity(unchecked) @usableFromInline var state: State
+final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, Failure>>, @unchecked Sendable {
     /// The subscribers and upstreams; guarded by `lock`, and so are the mutable fields of every
-    /// conduit in it. Not generic, so cancelling needs no generic metadata.
+    /// conduit in it, its delivery turn among them. Not generic, so cancelling needs no generic
+    /// metadata.
     @exclusivity(unchecked) @usableFromInline var registry: SubjectRegistry
     /// `true` for ``CurrentValueSubject``: new subscribers get the current value on their first demand.
     @usableFromInline let replaysCurrent: Bool
@@ -50,8 +37,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @inlinable
     init(current: Output?) {
         replaysCurrent = current != nil
-        state = State(current: current)
         registry = SubjectRegistry(upstreamRequested: current != nil)
+        super.init(state: SubjectState(current: current))
     }
 
     // MARK: Subject operations
@@ -200,6 +187,21 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         for upstream in upstreams {
             upstream.cancel()
         }
+    }
+}
+
+/// What a subject's lock guards besides its subscribers (``SubjectRegistry``).
+@usableFromInline
+struct SubjectState<Output, Failure: Error> {
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    /// The current value (``CurrentValueSubject`` only).
+    @usableFromInline var current: Output?
+    /// Incremented by every send (``CurrentValueSubject`` only): tells a replayed value from a new one.
+    @usableFromInline var version: UInt64 = 0
+
+    @inlinable
+    init(current: Output?) {
+        self.current = current
     }
 }
 
@@ -452,33 +454,16 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         }
         demand -= 1
         if core.replaysCurrent { owesCurrent = false }
-        switch turn.enter(currentThreadID(), name: description) {
-        case .call(let nested):
-            core.lock.unlock()
-            let more = downstream.receive(value)
-            didDeliver(more, nested: nested)
-        case .wait(let waiter):
-            waitThenDeliver(value, waiter)
-        }
-    }
-
-    /// Another thread holds the turn: sleeps until it is this thread's, then delivers `value` (unless
-    /// the subscriber was cancelled meanwhile). Called with the lock held; unlocks.
-    @inlinable @inline(never)
-    func waitThenDeliver(_ value: Output, _ waiter: TurnWaiter) {
-        let kept = Unmanaged.passRetained(self)
-        let queue = turn.queue.unsafelyUnwrapped
-        core.lock.unlock()
-        waiter.waitForTurn(on: queue)
-        core.lock.lock()
-        if terminated {
+        // A thread that has to wait keeps the conduit alive meanwhile: it holds no snapshot.
+        let nested = core.enterTurnLocked(&turn, name: description, keeping: self)
+        guard !terminated else {
+            // Cancelled while this thread waited for its turn.
             giveBackTurnLocked()
-        } else {
-            core.lock.unlock()
-            let more = downstream.receive(value)
-            didDeliver(more, nested: false)
+            return
         }
-        kept.release()
+        core.lock.unlock()
+        let more = downstream.receive(value)
+        didDeliver(more, nested: nested)
     }
 
     @inlinable
@@ -488,22 +473,13 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             core.lock.unlock()
             return
         }
-        switch turn.enter(currentThreadID(), name: description) {
-        case .call(let nested):
-            deliverCompletionLocked(completion, nested: nested)
-        case .wait(let waiter):
-            let kept = Unmanaged.passRetained(self)
-            let queue = turn.queue.unsafelyUnwrapped
-            core.lock.unlock()
-            waiter.waitForTurn(on: queue)
-            core.lock.lock()
-            if terminated {
-                giveBackTurnLocked()
-            } else {
-                deliverCompletionLocked(completion, nested: false)
-            }
-            kept.release()
+        let nested = core.enterTurnLocked(&turn, name: description, keeping: self)
+        guard !terminated else {
+            // Cancelled while this thread waited for its turn.
+            giveBackTurnLocked()
+            return
         }
+        deliverCompletionLocked(completion, nested: nested)
     }
 
     /// With the lock and the turn held: terminates, then calls the subscriber's
@@ -539,20 +515,18 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             return
         }
         // CurrentValueSubject: the current value is owed; deliver it on this thread, in turn.
-        switch turn.enter(currentThreadID(), name: description) {
-        case .call(let nested):
-            let value = takeCurrentLocked()
+        let nested = core.enterTurnLocked(&turn, name: description, keeping: self)
+        guard !terminated, owesCurrent, demand > 0, core.state.completion == nil else {
+            // Another thread's delivery, while this one waited, settled what was owed (or the
+            // subscriber went away): give the turn back.
             core.lock.unlock()
-            let more = downstream.receive(value)
-            didDeliver(more, nested: nested)
-        case .wait(let waiter):
-            let kept = Unmanaged.passRetained(self)
-            let queue = turn.queue.unsafelyUnwrapped
-            core.lock.unlock()
-            waiter.waitForTurn(on: queue)
-            didDeliver(.none, nested: false)
-            kept.release()
+            didDeliver(.none, nested: nested)
+            return
         }
+        let value = takeCurrentLocked()
+        core.lock.unlock()
+        let more = downstream.receive(value)
+        didDeliver(more, nested: nested)
     }
 
     /// Cancels delivery and releases the subscriber. Reached through ``AnyCancellable`` by a virtual
@@ -604,21 +578,17 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// The conduit may be gone when it returns.
     @inlinable
     func giveBackTurnLocked() {
-        switch turn.leave() {
-        case .handOff(let next):
-            core.lock.unlock()
-            next.wake()
-        case .idle:
-            guard terminated else {
-                core.lock.unlock()
-                return
-            }
-            let released = downstream.take()
-            let unpin = unpinLocked()
-            core.lock.unlock()
-            _ = consume released
-            if unpin { Unmanaged.passUnretained(self).release() }
+        guard terminated, !turn.hasWaiters else {
+            core.leaveTurnLocked(&turn)
+            return
         }
+        // The last thread to hold the turn of a terminated conduit: release what it pinned.
+        _ = turn.leave()
+        let released = downstream.take()
+        let unpin = unpinLocked()
+        core.lock.unlock()
+        _ = consume released
+        if unpin { Unmanaged.passUnretained(self).release() }
     }
 
     /// CurrentValueSubject: charges one demand for the current value and marks it delivered.
