@@ -49,6 +49,11 @@ static inline void ripple_light_barrier(int membarrier_ready) {
 void ripple_heavy_barrier(void);
 #endif
 
+/// A full memory fence.
+static inline void ripple_full_fence(void) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 // Atomic operations on a word the caller allocated (so its address is stable), for the Swift side's
 // portable `AtomicCell`. `order` and `failure` are the compiler's memory orders, whose values the
 // Swift side passes as numbers (checked here); once inlined they are constants.
@@ -79,6 +84,7 @@ _Static_assert(__ATOMIC_RELAXED == 0 && __ATOMIC_ACQUIRE == 2 && __ATOMIC_RELEAS
         return __atomic_fetch_sub(cell, operand, order);                                               \
     }
 
+RIPPLE_ATOMIC_FUNCTIONS(8, uint8_t)
 RIPPLE_ATOMIC_FUNCTIONS(32, uint32_t)
 RIPPLE_ATOMIC_FUNCTIONS(64, uint64_t)
 RIPPLE_ATOMIC_FUNCTIONS(word, uintptr_t)

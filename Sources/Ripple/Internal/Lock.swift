@@ -12,7 +12,7 @@ import Darwin
 import WinSDK
 #endif
 
-#if os(Linux) || os(Android)
+#if !os(Windows)
 internal import CRippleSync
 #endif
 
@@ -110,11 +110,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
     /// a full fence (and so does Windows).
     @usableFromInline @inline(never)
     func wakeSleeper() {
-        #if os(Windows)
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
-        #else
-        ripple_light_barrier(ripple_membarrier_ready())
-        #endif
+        storeLoadBarrierLight()
         var count = sleepers.load(ordering: .relaxed)
         if count & Self.fenced != 0 {
             atomicFullFence()
@@ -171,13 +167,8 @@ struct Lock: ~Copyable, @unchecked Sendable {
         sleepers.subtract(1, ordering: .relaxed)
     }
 
-    /// A full barrier on every running thread of the process (the sleeping side's half of the pair).
     private func heavyBarrier() {
-        #if os(Windows)
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
-        #else
-        ripple_heavy_barrier()
-        #endif
+        storeLoadBarrierHeavy()
     }
 
     /// A full fence on this thread.
@@ -238,6 +229,40 @@ private func withAddress(of word: borrowing AtomicCell<UInt32>, _ body: (UnsafeM
     #endif
 }
 #endif
+
+// MARK: Asymmetric store-load barriers
+
+/// The light half of a pair of store–load barriers: call between a store and a load of another
+/// word, when the thread on the other side (which stores its word and then loads this one) calls
+/// ``storeLoadBarrierHeavy()`` in between. Together they keep one of the two threads from missing
+/// the other's store, as a full fence on each side would — but this side costs only a compiler
+/// barrier (and an out-of-line call), where the membarrier system call is available (Linux 4.14),
+/// and the other side pays: so the side that runs on every operation takes this one. Elsewhere, a
+/// full fence. Used by ``Lock`` (unlock / a thread about to sleep) and by the subjects' delivery
+/// turns (a turn given back without the lock / a thread that starts depending on it).
+@usableFromInline @inline(never)
+func storeLoadBarrierLight() {
+    #if os(Linux) || os(Android)
+    ripple_light_barrier(ripple_membarrier_ready())
+    #elseif os(Windows)
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    #else
+    ripple_full_fence()
+    #endif
+}
+
+/// The heavy half of the pair (see ``storeLoadBarrierLight()``): makes every running thread of the
+/// process execute a full barrier (`membarrier(2)`), or, where that is unavailable, a full fence.
+@usableFromInline @inline(never)
+func storeLoadBarrierHeavy() {
+    #if os(Linux) || os(Android)
+    ripple_heavy_barrier()
+    #elseif os(Windows)
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    #else
+    ripple_full_fence()
+    #endif
+}
 
 /// A number that identifies the calling thread while it runs (never zero).
 ///

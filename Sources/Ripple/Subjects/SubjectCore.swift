@@ -33,6 +33,10 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
     @exclusivity(unchecked) @usableFromInline var registry: SubjectRegistry
     /// `true` for ``CurrentValueSubject``: new subscribers get the current value on their first demand.
     @usableFromInline let replaysCurrent: Bool
+    /// Set for good once a thread has had to wait for one of this subject's delivery turns, or has
+    /// cancelled a subscriber while another thread delivered to it: from then on every conduit of
+    /// the subject gives its turn back under the lock (see ``SubjectConduit/leaveTurnWithoutLock()``).
+    @usableFromInline let contended = AtomicCell<Bool>(false)
 
     @inlinable
     init(current: Output?) {
@@ -177,6 +181,23 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         }
     }
 
+    /// The slow end of ``SubjectConduit/leaveTurnWithoutLock()``: the conduit at `address` gave its
+    /// turn back without the lock just as the subject became contended, so a thread may wait for
+    /// it (or a subscriber cancelled meanwhile may need releasing). Applies that leave, unless the
+    /// thread that made the subject contended already did — then the conduit may be gone, which is
+    /// why it is found by address among the live and pinned ones, never touched before.
+    @usableFromInline @inline(never)
+    func settleLeaveSlow(of address: UnsafeMutableRawPointer) {
+        lock.lock()
+        guard registry.holds(address) else {
+            lock.unlock()
+            return
+        }
+        Unmanaged<SubjectConduit<Output, Failure>>.fromOpaque(address)._withUnsafeGuaranteedRef { conduit in
+            conduit.settleAndGiveBackLocked()
+        }
+    }
+
     /// Cancels every upstream subscription (the public subject's `deinit`).
     @inlinable
     func cancelUpstreams() {
@@ -216,6 +237,9 @@ struct SubjectRegistry {
     /// Whether the upstreams have been asked for `.unlimited` (PassthroughSubject does so once a
     /// subscriber has demand; CurrentValueSubject at once).
     @usableFromInline var upstreamRequested: Bool
+    /// The conduits that hold a retain on themselves (terminated while a thread held their turn; see
+    /// ``SubjectConduit``), by address. Usually empty.
+    @usableFromInline var pinned: ContiguousArray<UnsafeMutableRawPointer> = []
 
     @inlinable
     init(upstreamRequested: Bool) {
@@ -255,6 +279,18 @@ struct SubjectRegistry {
                 }
             }
         }
+    }
+
+    /// Whether the conduit at `address` is alive and kept here: subscribed, or pinned. Linear, and
+    /// reads no conduit: for the rare slow path of ``SubjectCore/settleLeaveSlow(of:)``.
+    @usableFromInline
+    func holds(_ address: UnsafeMutableRawPointer) -> Bool {
+        if pinned.contains(address) { return true }
+        var found = false
+        SubjectRegistry.forEachConduit(in: slots) { conduit in
+            if Unmanaged.passUnretained(conduit).toOpaque() == address { found = true }
+        }
+        return found
     }
 
     @inlinable
@@ -384,9 +420,9 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
     @usableFromInline let core: SubjectCore<Output, Failure>
 
-    // Everything below is guarded by `core.lock`. Swift lays class fields out in declaration order;
-    // this order packs the small fields behind the 17-byte `downstream` so a conduit is 72 bytes,
-    // an 80-byte malloc block.
+    // Everything below is guarded by `core.lock`, except the atomic `vacated`. Swift lays class
+    // fields out in declaration order; this order packs the small fields behind the 17-byte
+    // `downstream` so a conduit is 72 bytes, an 80-byte malloc block.
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     /// Who is calling the subscriber, and who waits to (see ``DeliveryTurn``). A
     /// ``CurrentValueSubject``'s conduit creates the turn's queue up front: it also keeps the
@@ -397,10 +433,15 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     @exclusivity(unchecked) @usableFromInline var terminated = false
     /// CurrentValueSubject: the subscriber has not seen the latest value yet and gets it on demand.
     @exclusivity(unchecked) @usableFromInline var owesCurrent: Bool
-    /// The conduit holds one retain on itself (see the type's discussion).
-    @exclusivity(unchecked) @usableFromInline var pinned = false
+    /// Set by the turn's holder when it gives the turn back without the lock
+    /// (``leaveTurnWithoutLock()``); the next thread to look at the turn under the lock applies
+    /// that leave (``settleLocked()``). Atomic, through ``vacated``: a byte here rather than an
+    /// ``AtomicCell`` field, whose presence crashes the Swift 6.3 compiler when a client module
+    /// optimizes this class's deinit.
+    @exclusivity(unchecked) @usableFromInline var vacatedByte: UInt8 = 0
     /// Position in the registry's `slots`.
     @exclusivity(unchecked) @usableFromInline var slot: UInt32
+
 
     @inlinable
     init(core: SubjectCore<Output, Failure>, slot: Int, downstream: consuming ConduitDownstream<Output, Failure>) {
@@ -419,6 +460,29 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @usableFromInline var playgroundDescription: Any { description }
+
+    /// The `vacated` flag (see `vacatedByte`), read with acquiring order.
+    @inlinable
+    var vacated: Bool {
+        withUnsafeMutablePointer(to: &vacatedByte) { AtomicByte.loadAcquiring($0) }
+    }
+
+    /// Sets or clears `vacated`: releasing when set (the delivery happens before whoever applies the
+    /// leave), relaxed when cleared (under the lock).
+    @inlinable @inline(__always)
+    func setVacated(_ value: Bool) {
+        withUnsafeMutablePointer(to: &vacatedByte) { byte in
+            if value {
+                AtomicByte.storeReleasing(byte, true)
+            } else {
+                AtomicByte.storeRelaxed(byte, false)
+            }
+        }
+    }
+
+    /// The conduit's address: how the subject's registry knows it without touching it.
+    @inlinable
+    var address: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     @usableFromInline
     override func move(toSlot slot: Int) {
@@ -452,10 +516,10 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             core.lock.unlock()
             return
         }
+        let unlimited = demand == .unlimited
         demand -= 1
         if core.replaysCurrent { owesCurrent = false }
-        // A thread that has to wait keeps the conduit alive meanwhile: it holds no snapshot.
-        let nested = core.enterTurnLocked(&turn, name: description, keeping: self)
+        let nested = enterTurnLocked()
         guard !terminated else {
             // Cancelled while this thread waited for its turn.
             giveBackTurnLocked()
@@ -463,7 +527,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         }
         core.lock.unlock()
         let more = downstream.receive(value)
-        didDeliver(more, nested: nested)
+        didDeliver(more, nested: nested, unlimited: unlimited)
     }
 
     @inlinable
@@ -473,7 +537,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             core.lock.unlock()
             return
         }
-        let nested = core.enterTurnLocked(&turn, name: description, keeping: self)
+        let nested = enterTurnLocked()
         guard !terminated else {
             // Cancelled while this thread waited for its turn.
             giveBackTurnLocked()
@@ -515,7 +579,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             return
         }
         // CurrentValueSubject: the current value is owed; deliver it on this thread, in turn.
-        let nested = core.enterTurnLocked(&turn, name: description, keeping: self)
+        let nested = enterTurnLocked()
         guard !terminated, owesCurrent, demand > 0, core.state.completion == nil else {
             // Another thread's delivery, while this one waited, settled what was owed (or the
             // subscriber went away): give the turn back.
@@ -552,7 +616,14 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// Called after a delivery returns: adds the demand it returned; then, unless this was a nested
     /// call, delivers a current value still owed (CurrentValueSubject) and gives the turn back.
     @inlinable
-    func didDeliver(_ returned: Subscribers.Demand, nested: Bool) {
+    func didDeliver(_ returned: Subscribers.Demand, nested: Bool, unlimited: Bool = false) {
+        // Nothing to add: the returned demand is none, or the demand is unlimited (which it stays).
+        let addsNothing = returned == .none || unlimited
+        if nested && addsNothing { return }  // the outermost call on this thread gives the turn back
+        if !nested && addsNothing && !core.replaysCurrent && !core.contended.load(ordering: .relaxed) {
+            leaveTurnWithoutLock()
+            return
+        }
         var more = returned
         while true {
             core.lock.lock()
@@ -571,6 +642,86 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             giveBackTurnLocked()
             return
         }
+    }
+
+    /// Takes this thread's turn (see ``TurnLock/enterTurnLocked(_:name:keeping:)``), after applying
+    /// a leave made without the lock; a thread about to wait for another thread's turn first makes
+    /// sure that thread will give it back under the lock (``markContendedLocked()``). A thread that
+    /// has to wait keeps the conduit alive meanwhile: it holds no snapshot. Called with the lock held.
+    @inlinable @inline(__always)
+    func enterTurnLocked() -> Bool {
+        settleLocked()
+        if turn.isHeld && turn.owner != currentThreadID() {
+            markContendedLocked()
+        }
+        return core.enterTurnLocked(&turn, name: description, keeping: self)
+    }
+
+    /// Gives the turn back without taking the lock, after a delivery that added no demand, on a
+    /// subject never contended: one store (`vacated`), where taking the lock again would be an
+    /// atomic read-modify-write — the difference between a send costing one such operation or two.
+    /// The next thread to look at the turn applies the leave under the lock (``settleLocked()``).
+    ///
+    /// Against a thread that starts to depend on this leave meanwhile (one about to wait for the
+    /// turn, or cancelling while this thread delivers), the two sides use the asymmetric barrier
+    /// pair of ``Lock``: here `vacated` is stored, then `contended` read; there `contended` is
+    /// stored, then `vacated` read (``markContendedLocked()``). One of the two sees the other's
+    /// store: either that thread applies the leave itself, or this one sees `contended` and applies
+    /// it under the lock (``SubjectCore/settleLeaveSlow(of:)``), or both, harmlessly.
+    ///
+    /// Once `vacated` is stored, another thread may apply the leave, release the subscriber and
+    /// free this conduit: after the store this method touches only the subject's core (alive for
+    /// the send under way), never `self`.
+    @inlinable @inline(__always)
+    func leaveTurnWithoutLock() {
+        let core = Unmanaged.passUnretained(self.core)
+        let address = self.address
+        setVacated(true)
+        storeLoadBarrierLight()
+        core._withUnsafeGuaranteedRef { core in
+            if core.contended.load(ordering: .relaxed) {
+                core.settleLeaveSlow(of: address)
+            }
+        }
+    }
+
+    /// Applies a leave the holder made without the lock (``leaveTurnWithoutLock()``), if there is
+    /// one, before the turn is looked at: the turn is free, or handed to the next waiter (woken
+    /// here: a futex wake, not user code). Called with the lock held. (A terminated conduit's
+    /// pending leave is applied by ``settleAndGiveBackLocked()`` or ``terminateLocked()``, which
+    /// release what it pinned; the other callers return before this on a terminated conduit.)
+    @inlinable @inline(__always)
+    func settleLocked() {
+        guard vacated else { return }
+        setVacated(false)
+        if case .handOff(let next) = turn.leave() { next.wake() }
+    }
+
+    /// A thread other than the turn's holder starts depending on the holder giving it back under
+    /// the lock: marks the subject contended (once, with the heavy barrier), then applies a leave
+    /// the holder made meanwhile. Called with the lock held.
+    @usableFromInline @inline(never)
+    func markContendedLocked() {
+        if !core.contended.load(ordering: .relaxed) {
+            core.contended.store(true, ordering: .relaxed)
+            // The holder is this thread (a cancel from inside its own delivery): it reads the flag
+            // later on its own stack, and needs no barrier to see it.
+            if turn.owner != currentThreadID() { storeLoadBarrierHeavy() }
+        }
+        settleLocked()
+    }
+
+    /// ``SubjectCore/settleLeaveSlow(of:)`` found the conduit: applies its pending leave, if no
+    /// other thread has, releasing what a cancel pinned meanwhile. Called with the lock held;
+    /// unlocks. The conduit may be gone when it returns.
+    @usableFromInline
+    func settleAndGiveBackLocked() {
+        guard vacated else {
+            core.lock.unlock()
+            return
+        }
+        setVacated(false)
+        giveBackTurnLocked()
     }
 
     /// Gives the turn back: to the next waiter, or, if none, frees it — and if the conduit was
@@ -610,6 +761,13 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     func terminateLocked() -> ConduitDownstream<Output, Failure> {
         terminated = true
         core.registry.remove(slot: Int(slot))
+        settleLocked()
+        if turn.isHeld {
+            // A thread delivers (this one, further up its stack, or another): from now on it gives
+            // the turn back under the lock, where it releases what stays pinned here — unless it
+            // has given it back already.
+            markContendedLocked()
+        }
         if turn.isHeld {
             pinLocked()
             return .released
@@ -620,16 +778,16 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// Takes the conduit's retain on itself (see the type's discussion), once.
     @inlinable
     func pinLocked() {
-        guard !pinned else { return }
-        pinned = true
+        guard !core.registry.pinned.contains(address) else { return }
+        core.registry.pinned.append(address)
         _ = Unmanaged.passUnretained(self).retain()
     }
 
     /// Whether the caller must release the pin (after unlocking, as its last use of the conduit).
     @inlinable
     func unpinLocked() -> Bool {
-        guard pinned else { return false }
-        pinned = false
+        guard let index = core.registry.pinned.firstIndex(of: address) else { return false }
+        core.registry.pinned.remove(at: index)
         return true
     }
 }

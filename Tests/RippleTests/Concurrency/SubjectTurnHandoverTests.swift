@@ -1,0 +1,102 @@
+import Foundation
+import Ripple
+import Testing
+
+extension Heavy {
+    /// A subject's subscriber turn is given back without the lock until another thread first depends
+    /// on it (a second sender, or a cancel from another thread during a delivery). These tests race
+    /// that first moment, on a fresh subject each round, so the switch happens while a sender is in
+    /// the middle of giving its turn back.
+    @Suite struct SubjectTurnHandoverTests {
+        /// Counts its own deinits: a subscriber released twice, or never, shows here.
+        final class Witness: @unchecked Sendable {
+            let releases: Locked<Int>
+            init(_ releases: Locked<Int>) { self.releases = releases }
+            deinit { releases.withLock { $0 += 1 } }
+        }
+
+        @Test func twoSendersOnAFreshSubjectDeliverEverythingOnceAndNeverOverlap() {
+            for _ in 0..<raceIterations(2_000) {
+                let subject = PassthroughSubject<Int, Never>()
+                let inside = Locked(false)
+                let overlaps = Locked(0)
+                let received = Locked<[Int]>([])
+                let token = subject.sink { value in
+                    if inside.withLock({ flag in defer { flag = true }; return flag }) {
+                        overlaps.withLock { $0 += 1 }
+                    }
+                    received.withLock { $0.append(value) }
+                    inside.withLock { $0 = false }
+                }
+                runConcurrently(threads: 2) { sender in
+                    for sequence in 0..<20 { subject.send(sender * 1_000 + sequence) }
+                }
+                let values = received.current
+                #expect(values.count == 40)
+                #expect(Set(values).count == 40)
+                for sender in 0..<2 {
+                    let mine = values.filter { $0 / 1_000 == sender }
+                    #expect(mine == mine.sorted())
+                }
+                #expect(overlaps.current == 0)
+                token.cancel()
+            }
+        }
+
+        @Test func aCancelFromAnotherThreadDuringDeliveriesReleasesTheSubscriberExactlyOnce() {
+            for _ in 0..<raceIterations(2_000) {
+                let subject = PassthroughSubject<Int, Never>()
+                let releases = Locked(0)
+                let callsAfterCancel = Locked(0)
+                let cancelled = Locked(false)
+                let witness = Witness(releases)
+                let token = Locked<AnyCancellable?>(
+                    subject.sink { _ in
+                        withExtendedLifetime(witness) {}
+                        if cancelled.current { callsAfterCancel.withLock { $0 += 1 } }
+                    })
+                runConcurrently(threads: 2) { role in
+                    if role == 0 {
+                        for value in 0..<50 { subject.send(value) }
+                    } else {
+                        let cancellable = token.withLock { current -> AnyCancellable? in
+                            defer { current = nil }
+                            return current
+                        }
+                        cancellable?.cancel()
+                        cancelled.withLock { $0 = true }
+                    }
+                }
+                // At most the one delivery already under way when the cancel returned.
+                #expect(callsAfterCancel.current <= 1)
+                #expect(releases.current == 0)  // `witness` is still ours
+                _ = consume witness
+                #expect(releases.current == 1)
+            }
+        }
+
+        @Test func aCancelFromInsideTheDeliveryReleasesTheSubscriberOnceTheDeliveryReturns() {
+            let subject = PassthroughSubject<Int, Never>()
+            let releases = Locked(0)
+            let token = Locked<AnyCancellable?>(nil)
+            let values = Locked<[Int]>([])
+            do {
+                let witness = Witness(releases)
+                token.withLock {
+                    $0 = subject.sink { value in
+                        withExtendedLifetime(witness) {}
+                        values.withLock { $0.append(value) }
+                        if value == 1 { token.current?.cancel() }
+                        #expect(releases.current == 0)  // still inside its own delivery
+                    }
+                }
+            }
+            subject.send(0)
+            subject.send(1)
+            subject.send(2)
+            #expect(values.current == [0, 1])
+            #expect(releases.current == 1)
+            token.withLock { $0 = nil }
+        }
+    }
+}
