@@ -450,6 +450,10 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         self.owesCurrent = core.replaysCurrent
         self.slot = UInt32(slot)
         super.init()
+        require(
+            withUnsafeMutablePointer(to: &vacatedByte, { UnsafeMutableRawPointer($0) })
+                == UnsafeMutableRawPointer(vacatedAddress),
+            "Ripple: SubjectConduit.vacatedOffset does not match the class's layout")
         if core.replaysCurrent {
             turn.queue = TurnQueue(name: "CurrentValueSubject")
         }
@@ -464,20 +468,46 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// The `vacated` flag (see `vacatedByte`), read with acquiring order.
     @inlinable
     var vacated: Bool {
-        withUnsafeMutablePointer(to: &vacatedByte) { AtomicByte.loadAcquiring($0) }
+        AtomicByte.loadAcquiring(vacatedAddress)
     }
 
     /// Sets or clears `vacated`: releasing when set (the delivery happens before whoever applies the
     /// leave), relaxed when cleared (under the lock).
     @inlinable @inline(__always)
     func setVacated(_ value: Bool) {
-        withUnsafeMutablePointer(to: &vacatedByte) { byte in
-            if value {
-                AtomicByte.storeReleasing(byte, true)
-            } else {
-                AtomicByte.storeRelaxed(byte, false)
-            }
+        if value {
+            AtomicByte.storeReleasing(vacatedAddress, true)
+        } else {
+            AtomicByte.storeRelaxed(vacatedAddress, false)
         }
+    }
+
+    /// The address of `vacatedByte`, from the object's own. Through `withUnsafeMutablePointer(to:
+    /// &vacatedByte)` every send would make a Swift modifying access, which ThreadSanitizer reports
+    /// between threads although only atomic operations go through the pointer.
+    @inlinable
+    var vacatedAddress: UnsafeMutablePointer<UInt8> {
+        UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
+            .advanced(by: Self.vacatedOffset).assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Where `vacatedByte` is in the object: Swift lays a class's stored properties out in
+    /// declaration order, each at its alignment, after the two-word object header (this class's
+    /// superclasses have none). A constant once specialized; `init` checks it.
+    @inlinable
+    static var vacatedOffset: Int {
+        typealias Downstream = ConduitDownstream<Output, Failure>
+        @inline(__always) func aligned(_ offset: Int, to alignment: Int) -> Int {
+            (offset + alignment - 1) / alignment * alignment
+        }
+        let pointer = MemoryLayout<UnsafeRawPointer>.size
+        var offset = 2 * pointer  // the object header
+        offset += pointer  // core
+        offset = aligned(offset, to: MemoryLayout<Subscribers.Demand>.alignment) + MemoryLayout<Subscribers.Demand>.size
+        offset = aligned(offset, to: MemoryLayout<DeliveryTurn>.alignment) + MemoryLayout<DeliveryTurn>.size
+        offset = aligned(offset, to: MemoryLayout<Downstream>.alignment) + MemoryLayout<Downstream>.size
+        offset += 2  // terminated, owesCurrent
+        return offset
     }
 
     /// The conduit's address: how the subject's registry knows it without touching it.
