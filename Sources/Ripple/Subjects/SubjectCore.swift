@@ -164,10 +164,16 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         }
         state.completion = completion
         let slots = registry.removeAll()
+        // Kept findable while they finish: a sender that gave a turn back without the lock may
+        // have to settle that leave for a conduit this thread waits on (`settleLeaveSlow`).
+        registry.finishing = slots
         lock.unlock()
         for case let conduit? in slots {
             unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).finish(completion)
         }
+        lock.lock()
+        registry.finishing = []
+        lock.unlock()
     }
 
     @inlinable
@@ -240,6 +246,8 @@ struct SubjectRegistry {
     /// The conduits that hold a retain on themselves (terminated while a thread held their turn; see
     /// ``SubjectConduit``), by address. Usually empty.
     @usableFromInline var pinned: ContiguousArray<UnsafeMutableRawPointer> = []
+    /// The subscribers a completion is being delivered to (no longer in `slots`), while it is.
+    @usableFromInline var finishing: ContiguousArray<ConduitBase?> = []
 
     @inlinable
     init(upstreamRequested: Bool) {
@@ -281,14 +289,17 @@ struct SubjectRegistry {
         }
     }
 
-    /// Whether the conduit at `address` is alive and kept here: subscribed, or pinned. Linear, and
-    /// reads no conduit: for the rare slow path of ``SubjectCore/settleLeaveSlow(of:)``.
+    /// Whether the conduit at `address` is alive and kept here: subscribed, pinned, or being sent
+    /// the completion. Linear, and reads no conduit: for the rare slow path of
+    /// ``SubjectCore/settleLeaveSlow(of:)``.
     @usableFromInline
     func holds(_ address: UnsafeMutableRawPointer) -> Bool {
         if pinned.contains(address) { return true }
         var found = false
-        SubjectRegistry.forEachConduit(in: slots) { conduit in
-            if Unmanaged.passUnretained(conduit).toOpaque() == address { found = true }
+        for list in [slots, finishing] {
+            SubjectRegistry.forEachConduit(in: list) { conduit in
+                if Unmanaged.passUnretained(conduit).toOpaque() == address { found = true }
+            }
         }
         return found
     }

@@ -75,6 +75,33 @@ extension Heavy {
             }
         }
 
+        /// The completion waits for the sender's turn; the sender gives it back without the lock just
+        /// as the completion makes the subject contended. (This hung before the subscribers being
+        /// completed were kept findable for the sender's slow path.)
+        @Test func aCompletionRacingASenderOnAFreshSubjectIsDeliveredOnceAndLast() {
+            let finished = completesWithin(seconds: 120) {
+                for _ in 0..<raceIterations(2_000) {
+                    let subject = PassthroughSubject<Int, Never>()
+                    let events = Locked<[Int]>([])
+                    let token = subject.sink(
+                        receiveCompletion: { _ in events.withLock { $0.append(-1) } },
+                        receiveValue: { value in events.withLock { $0.append(value) } })
+                    runConcurrently(threads: 2) { role in
+                        if role == 0 {
+                            for value in 0..<30 { subject.send(value) }
+                        } else {
+                            subject.send(completion: .finished)
+                        }
+                    }
+                    let seen = events.current
+                    #expect(seen.filter { $0 == -1 }.count == 1)
+                    #expect(seen.last == -1)
+                    withExtendedLifetime(token) {}
+                }
+            }
+            #expect(finished, "a thread waiting for a subscriber's turn was never handed it")
+        }
+
         @Test func aCancelFromInsideTheDeliveryReleasesTheSubscriberOnceTheDeliveryReturns() {
             let subject = PassthroughSubject<Int, Never>()
             let releases = Locked(0)
