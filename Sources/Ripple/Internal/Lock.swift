@@ -110,7 +110,11 @@ struct Lock: ~Copyable, @unchecked Sendable {
     /// a full fence (and so does Windows).
     @usableFromInline @inline(never)
     func wakeSleeper() {
-        storeLoadBarrierLight()
+        #if os(Windows)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        #else
+        ripple_light_barrier(ripple_membarrier_ready())  // storeLoadBarrierLight(), inlined here
+        #endif
         var count = sleepers.load(ordering: .relaxed)
         if count & Self.fenced != 0 {
             atomicFullFence()
