@@ -24,7 +24,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         case nothing
     }
 
-    private var action: Action
+    /// Read and cleared only by the thread that wins `fired`.
+    @exclusivity(unchecked) private var action: Action
     private let fired = AtomicCell<Bool>(false)
 
     /// Creates a cancellable object with the given cancellation closure.
@@ -60,9 +61,14 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// Cancels the activity: runs the action once and releases it.
     public func cancel() {
-        guard !fired.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let action = self.action
-        self.action = .nothing
+        // Already cancelled (the usual case in `deinit` after an explicit cancel): a load, not an
+        // atomic read-modify-write.
+        guard !fired.load(ordering: .acquiring),
+            !fired.exchange(true, ordering: .acquiringAndReleasing)
+        else { return }
+        // Moved out, not copied: no retain and release of what it holds.
+        var action = Action.nothing
+        swap(&action, &self.action)
         switch action {
         case .closure(let body): body()
         case .object(let object): object.cancel()

@@ -163,9 +163,11 @@ struct Lock: ~Copyable, @unchecked Sendable {
         } else {
             atomicFullFence()
         }
-        while !word.compareExchange(
-            expected: 0, desired: 1, ordering: .sequentiallyConsistent
-        ).exchanged {
+        // Sleeps (in the kernel) until the word is found free.
+        while true {
+            if word.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent).exchanged {
+                break
+            }
             waitOnWord(word, whileEqualTo: 1)
         }
         sleepers.subtract(1, ordering: .relaxed)

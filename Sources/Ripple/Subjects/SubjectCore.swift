@@ -105,8 +105,16 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
             conduit = SubjectConduit(core: self, slot: registry.slots.count, downstream: .values(receiveValue))
         }
         registry.append(conduit)
+        guard !replaysCurrent else {
+            lock.unlock()
+            conduit.request(.unlimited)  // delivers the current value, in turn
+            return AnyCancellable(base: conduit)
+        }
+        // What `request(.unlimited)` would do, in this same critical section: nothing is replayed.
+        conduit.demand = .unlimited
+        let upstreams = registry.upstreamsToRequest()
         lock.unlock()
-        conduit.request(.unlimited)
+        for upstream in upstreams { upstream.request(.unlimited) }
         return AnyCancellable(base: conduit)
     }
 
@@ -318,7 +326,9 @@ struct SubjectRegistry {
         guard slot < slots.count, slots[slot] != nil else { return }
         slots[slot] = nil
         liveCount -= 1
-        while let last = slots.last, last == nil {
+        // Looked at without retaining: `slots.last` would retain and release the live conduit that
+        // ends the trimming (two atomic operations on every cancel).
+        while !slots.isEmpty, unretainedConduit(at: slots.count - 1) == nil {
             slots.removeLast()
         }
         let holes = slots.count - liveCount
@@ -452,7 +462,6 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     @exclusivity(unchecked) @usableFromInline var vacatedByte: UInt8 = 0
     /// Position in the registry's `slots`.
     @exclusivity(unchecked) @usableFromInline var slot: UInt32
-
 
     @inlinable
     init(core: SubjectCore<Output, Failure>, slot: Int, downstream: consuming ConduitDownstream<Output, Failure>) {
