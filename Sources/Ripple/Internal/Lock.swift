@@ -152,7 +152,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
             old = found
         }
         if old & Self.ready == 0 {
-            heavyBarrier()
+            storeLoadBarrierHeavy()
             var current = sleepers.load(ordering: .relaxed)
             while current & Self.ready == 0 {
                 let (exchanged, found) = sleepers.compareExchange(
@@ -171,10 +171,6 @@ struct Lock: ~Copyable, @unchecked Sendable {
             waitOnWord(word, whileEqualTo: 1)
         }
         sleepers.subtract(1, ordering: .relaxed)
-    }
-
-    private func heavyBarrier() {
-        storeLoadBarrierHeavy()
     }
 
     /// A full fence on this thread.
