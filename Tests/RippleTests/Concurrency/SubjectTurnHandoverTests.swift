@@ -102,6 +102,47 @@ extension Heavy {
             #expect(finished, "a thread waiting for a subscriber's turn was never handed it")
         }
 
+        /// The conduit finds its `vacated` byte at an offset computed from its fields' layout, and
+        /// every conduit's `init` traps if the offset is wrong; the layout must not depend on the
+        /// subject's types. Subscribing with several, by sink and by subscriber, shows it does not.
+        @Test func theConduitLayoutHoldsForEveryOutputAndFailureType() {
+            struct Wide: Sendable { var a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0 }
+            final class Reference: Sendable {}
+            enum Failure: Error { case failed }
+            func roundTrip<Output>(_ value: Output) -> Int {
+                let subject = PassthroughSubject<Output, Never>()
+                let current = CurrentValueSubject<Output, Never>(value)
+                let count = Locked(0)
+                let tokens = [
+                    subject.sink { _ in count.withLock { $0 += 1 } },
+                    current.sink { _ in count.withLock { $0 += 1 } },
+                    subject.sink(receiveCompletion: { _ in }, receiveValue: { _ in count.withLock { $0 += 1 } }),
+                ]
+                subject.send(value)
+                current.send(value)
+                withExtendedLifetime(tokens) {}
+                return count.current
+            }
+            // Two sinks on the subject get the value; the current-value subject's sink gets the
+            // current value and the new one.
+            #expect(roundTrip(Int8(1)) == 4)
+            #expect(roundTrip("text") == 4)
+            #expect(roundTrip(Wide()) == 4)
+            #expect(roundTrip(Reference()) == 4)
+            #expect(roundTrip(()) == 4)
+            let failing = PassthroughSubject<Wide, Failure>()
+            let recorder = Locked<[String]>([])
+            let token = failing.sink(
+                receiveCompletion: { completion in
+                    recorder.withLock { $0.append(completion == .failure(.failed) ? "failed" : "finished") }
+                },
+                receiveValue: { _ in recorder.withLock { $0.append("value") } })
+            failing.send(Wide())
+            failing.send(completion: .failure(.failed))
+            #expect(recorder.current == ["value", "failed"])
+            withExtendedLifetime(token) {}
+        }
+
         @Test func aCancelFromInsideTheDeliveryReleasesTheSubscriberOnceTheDeliveryReturns() {
             let subject = PassthroughSubject<Int, Never>()
             let releases = Locked(0)
