@@ -139,9 +139,14 @@ class TurnLock<State> {
     /// reference to it. Out of line: only under contention.
     @inlinable @inline(never)
     final func enterTurnSlowLocked(_ waiter: TurnWaiter, _ queue: TurnQueue, keeping owner: AnyObject?) {
-        withExtendedLifetime(owner) {
-            waiter.waitForTurn(on: queue, releasing: lock)
-        }
+        // A retain of its own: the caller's reference may be borrowed from a list that can drop it
+        // meanwhile. Given back with the lock held again, which is safe because it is never the
+        // last reference: an owner dropped while a thread waits for its turn keeps itself alive
+        // until that turn is given back (a subject's conduit pins itself), and then it is
+        // released after unlocking.
+        let kept = owner.map { Unmanaged.passRetained($0) }
+        waiter.waitForTurn(on: queue, releasing: lock)
+        kept?.release()
     }
 
     /// Gives `turn` back unless `nested`, and unlocks; the next waiter, if any, is woken after
