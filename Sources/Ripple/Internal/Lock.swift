@@ -92,17 +92,22 @@ struct Lock: ~Copyable, @unchecked Sendable {
     @inlinable @inline(__always)
     func unlock() {
         word.store(0, ordering: .releasing)
-        wakeSleeper()
+        storeLoadBarrierLight()
+        if sleepers.load(ordering: .relaxed) != 0 {
+            wakeSleeper()
+        }
     }
 
-    /// After the releasing store: wakes one thread sleeping in ``lockSlow()``, if any.
+    /// After the releasing store and the light barrier, when `sleepers` is not 0: wakes one thread
+    /// sleeping in ``lockSlow()``, if any.
     ///
     /// The store and the read of `sleepers` must not be reordered, or an unlock could miss a thread
     /// that has just gone to sleep. A fence between them would cost what the exchange it replaces
-    /// did; instead the two sides of the lock are asymmetric. Here, only a compiler barrier (and
-    /// this function being out of line). The first thread ever to sleep on the lock raises the count
-    /// with `fenced` set, then makes every running thread of the process execute a full barrier
-    /// (`membarrier(2)`, Linux 4.14) and sets `ready`, before it reads the word for the last time:
+    /// did; instead the two sides of the lock are asymmetric. On the unlocking side, only
+    /// ``storeLoadBarrierLight()``: a compiler barrier (and an out-of-line call). The first thread
+    /// ever to sleep on the lock raises the count with `fenced` set, then makes every running
+    /// thread of the process execute a full barrier (`membarrier(2)`, Linux 4.14) and sets
+    /// `ready`, before it reads the word for the last time:
     /// an unlock whose read of the count came before that barrier had its store seen by then, and
     /// every later unlock sees `fenced` and, from then on, orders its store and read with a full
     /// fence, as a sleeper does. So one system call per lock, on its first contention, buys plain
@@ -110,11 +115,6 @@ struct Lock: ~Copyable, @unchecked Sendable {
     /// a full fence (and so does Windows).
     @usableFromInline @inline(never)
     func wakeSleeper() {
-        #if os(Windows)
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
-        #else
-        ripple_light_barrier(ripple_membarrier_ready())  // storeLoadBarrierLight(), inlined here
-        #endif
         var count = sleepers.load(ordering: .relaxed)
         if count & Self.fenced != 0 {
             atomicFullFence()

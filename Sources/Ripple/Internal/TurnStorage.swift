@@ -123,9 +123,10 @@ class TurnLock<State> {
     /// downstream in a deadlock report.
     @inlinable @inline(__always)
     final func enterTurnLocked(
-        _ turn: inout DeliveryTurn, name: @autoclosure () -> String, keeping owner: AnyObject? = nil
+        _ turn: inout DeliveryTurn, thread: UInt = currentThreadID(), name: @autoclosure () -> String,
+        keeping owner: AnyObject? = nil
     ) -> Bool {
-        switch turn.enter(currentThreadID(), name: name()) {
+        switch turn.enter(thread, name: name()) {
         case .call(let nested):
             return nested
         case .wait(let waiter):

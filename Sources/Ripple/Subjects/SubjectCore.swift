@@ -150,7 +150,8 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
             // No retain: the registry keeps the conduit alive, or, if it drops the conduit during
             // the delivery, the conduit pins itself (see `SubjectConduit`).
             only._withUnsafeGuaranteedRef { conduit in
-                unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offerLocked(value, version: version)
+                unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self)
+                    .offerLocked(value, version: version, thread: currentThreadID())
             }
             return
         }
@@ -158,8 +159,9 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         // a subscribe or cancel happens meanwhile.
         let slots = registry.slots
         lock.unlock()
+        let thread = currentThreadID()
         SubjectRegistry.forEachConduit(in: slots) { conduit in
-            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offer(value, version: version)
+            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offer(value, version: version, thread: thread)
         }
     }
 
@@ -542,14 +544,14 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     // MARK: Values from the subject
 
     @inlinable
-    func offer(_ value: Output, version: UInt64) {
+    func offer(_ value: Output, version: UInt64, thread: UInt) {
         core.lock.lock()
-        offerLocked(value, version: version)
+        offerLocked(value, version: version, thread: thread)
     }
 
     /// `offer` with the core's lock already held; unlocks it.
     @inlinable
-    func offerLocked(_ value: Output, version: UInt64) {
+    func offerLocked(_ value: Output, version: UInt64, thread: UInt) {
         // After the subject's completion nothing new is accepted (values already accepted, and
         // waiting for their turn, are still delivered before the completion).
         guard !terminated, core.state.completion == nil else {
@@ -567,9 +569,9 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             return
         }
         let unlimited = demand == .unlimited
-        demand -= 1
+        if !unlimited { demand -= 1 }
         if core.replaysCurrent { owesCurrent = false }
-        let nested = enterTurnLocked()
+        let nested = enterTurnLocked(thread)
         guard !terminated else {
             // Cancelled while this thread waited for its turn.
             giveBackTurnLocked()
@@ -665,15 +667,23 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
     /// Called after a delivery returns: adds the demand it returned; then, unless this was a nested
     /// call, delivers a current value still owed (CurrentValueSubject) and gives the turn back.
-    @inlinable
+    @inlinable @inline(__always)
     func didDeliver(_ returned: Subscribers.Demand, nested: Bool, unlimited: Bool = false) {
         // Nothing to add: the returned demand is none, or the demand is unlimited (which it stays).
-        let addsNothing = returned == .none || unlimited
-        if nested && addsNothing { return }  // the outermost call on this thread gives the turn back
-        if !nested && addsNothing && !core.replaysCurrent && !core.contended.load(ordering: .relaxed) {
-            leaveTurnWithoutLock()
-            return
+        if returned == .none || unlimited {
+            if nested { return }  // the outermost call on this thread gives the turn back
+            if !core.replaysCurrent && !core.contended.load(ordering: .relaxed) {
+                leaveTurnWithoutLock()
+                return
+            }
         }
+        didDeliverLocking(returned, nested: nested)
+    }
+
+    /// ``didDeliver(_:nested:unlimited:)`` when the demand grows, a current value may be owed, or
+    /// the subject has been contended: under the lock.
+    @inlinable @inline(never)
+    func didDeliverLocking(_ returned: Subscribers.Demand, nested: Bool) {
         var more = returned
         while true {
             core.lock.lock()
@@ -699,12 +709,20 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// sure that thread will give it back under the lock (``markContendedLocked()``). A thread that
     /// has to wait keeps the conduit alive meanwhile: it holds no snapshot. Called with the lock held.
     @inlinable @inline(__always)
-    func enterTurnLocked() -> Bool {
-        settleLocked()
-        if turn.isHeld && turn.owner != currentThreadID() {
+    func enterTurnLocked(_ thread: UInt = currentThreadID()) -> Bool {
+        if vacated {
+            // This thread's own earlier delivery gave the turn back without the lock, and nobody
+            // waits: leaving and entering again would change nothing.
+            if turn.owner == thread && turn.queue == nil {
+                setVacated(false)
+                return false
+            }
+            settleLocked()
+        }
+        if turn.isHeld && turn.owner != thread {
             markContendedLocked()
         }
-        return core.enterTurnLocked(&turn, name: description, keeping: self)
+        return core.enterTurnLocked(&turn, thread: thread, name: description, keeping: self)
     }
 
     /// Gives the turn back without taking the lock, after a delivery that added no demand, on a
