@@ -112,6 +112,10 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         }
         // What `request(.unlimited)` would do, in this same critical section: nothing is replayed.
         conduit.demand = .unlimited
+        guard !registry.upstreamRequested else {
+            lock.unlock()
+            return AnyCancellable(base: conduit)
+        }
         let upstreams = registry.upstreamsToRequest()
         lock.unlock()
         for upstream in upstreams { upstream.request(.unlimited) }

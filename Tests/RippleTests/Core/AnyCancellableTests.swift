@@ -70,6 +70,40 @@ import Testing
         #expect(count.current == 2)
     }
 
+    /// A subject's own `sink` token cancels its subscription without claiming the token's flag (the
+    /// subscription's cancel is idempotent): cancelled from four threads at once, and then dropped,
+    /// the closure is released exactly once and no value arrives after the first `cancel()` returns.
+    @Test func concurrentCancelsOfASubjectSinkTokenReleaseTheClosureOnce() async {
+        final class Owner: Sendable {
+            let releases: Locked<Int>
+            init(_ releases: Locked<Int>) { self.releases = releases }
+            deinit { releases.withLock { $0 += 1 } }
+        }
+        for _ in 0..<200 {
+            let subject = PassthroughSubject<Int, Never>()
+            let releases = Locked(0)
+            let received = Locked(0)
+            var token: AnyCancellable? = {
+                let owner = Owner(releases)
+                return subject.sink { _ in
+                    _ = owner
+                    received.withLock { $0 += 1 }
+                }
+            }()
+            subject.send(1)
+            let shared = token!
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 { group.addTask { shared.cancel() } }
+            }
+            #expect(releases.current == 1)
+            subject.send(2)
+            token = nil
+            #expect(received.current == 1)
+            #expect(releases.current == 1)
+            _ = token
+        }
+    }
+
     // Rule 17
     @Test func droppingTheSinkTokenCancelsAtOnce() {
         let subject = PassthroughSubject<Int, Never>()
