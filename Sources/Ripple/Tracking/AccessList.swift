@@ -87,9 +87,10 @@ final class AccessCollector {
 
     /// Releases every entry and empties the list, keeping its buffer.
     func reset() {
-        for access in accesses {
-            access.trackerReference.release()
-            access.objectReference.release()
+        // By index: iterating the array itself would retain and release its buffer.
+        for position in accesses.indices {
+            accesses[position].trackerReference.release()
+            accesses[position].objectReference.release()
         }
         accesses.removeAll(keepingCapacity: true)
         index.removeAll(keepingCapacity: true)

@@ -197,6 +197,12 @@ final class TrackedIdentity: @unchecked Sendable {
 final class TrackingObserver: @unchecked Sendable {
     let phases: TrackingPhases
     let isContinuous: Bool
+    /// Whether another thread can reach the observer before ``arm(on:)`` returns — through a
+    /// cancel token (`track`), or `observe`'s loop, which publishes it first. Then its lists and
+    /// closure are written and taken under `lock`. A `withTracking` observer is reachable only
+    /// through the trackers it is armed on, after its lists are written, and only the thread that
+    /// flips `finished` takes them: it needs no lock.
+    private let shared: Bool
     private let finished = AtomicCell<Bool>(false)
     private let lock = Lock()
     /// The properties this observer is armed on (the first inline). See the ownership note above.
@@ -204,9 +210,13 @@ final class TrackingObserver: @unchecked Sendable {
     @exclusivity(unchecked) private var moreTrackers: [PropertyTracker]?
     @exclusivity(unchecked) private var onChange: (@Sendable (TrackingEvent) -> Void)?
 
-    init(phases: TrackingPhases, continuous: Bool, onChange: @escaping @Sendable (TrackingEvent) -> Void) {
+    init(
+        phases: TrackingPhases, continuous: Bool, shared: Bool = true,
+        onChange: @escaping @Sendable (TrackingEvent) -> Void
+    ) {
         self.phases = phases
         self.isContinuous = continuous
+        self.shared = shared || continuous
         self.onChange = onChange
     }
 
@@ -217,16 +227,23 @@ final class TrackingObserver: @unchecked Sendable {
         // Written before the observer is reachable from any tracker, under `lock` because a cancel
         // may come from another thread at any time (see the ownership note).
         let more = accesses.count > 1 ? accesses.dropFirst().map(\.tracker) : nil
-        lock.lock()
-        guard !finished.load(ordering: .acquiring) else {
+        if shared {
+            lock.lock()
+            guard !finished.load(ordering: .acquiring) else {
+                lock.unlock()
+                return
+            }
+            firstTracker = first.tracker
+            moreTrackers = more
             lock.unlock()
-            return
+        } else {
+            firstTracker = first.tracker
+            moreTrackers = more
         }
-        firstTracker = first.tracker
-        moreTrackers = more
-        lock.unlock()
         var stale: AccessCollector.Access?
-        for access in accesses {
+        // By index: iterating the array itself would retain and release its buffer.
+        for position in accesses.indices {
+            let access = accesses[position]
             if finished.load(ordering: .acquiring) { return }
             let current = access.trackerReference._withUnsafeGuaranteedRef { $0.arm(self, ifStillAt: access.version) }
             if current || isContinuous, finished.load(ordering: .acquiring) {
@@ -262,11 +279,11 @@ final class TrackingObserver: @unchecked Sendable {
         }
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // This thread owns the observer's trackers and closure from here on.
-        lock.lock()
+        if shared { lock.lock() }
         let first = firstTracker.take()
         let more = moreTrackers.take()
         let onChange = self.onChange.take()
-        lock.unlock()
+        if shared { lock.unlock() }
         if let first, first !== firing { first.disarm(self) }
         if let more {
             for tracker in more where tracker !== firing { tracker.disarm(self) }

@@ -36,7 +36,8 @@ public func withTracking<T, E: Error>(
 ) throws(E) -> T {
     try withAccesses(apply) { (result, accesses) throws(E) -> T in
         if !accesses.isEmpty {
-            TrackingObserver(phases: TrackingPhases(phase), continuous: false, onChange: onChange).arm(on: accesses)
+            TrackingObserver(phases: TrackingPhases(phase), continuous: false, shared: false, onChange: onChange)
+                .arm(on: accesses)
         }
         return result
     }
