@@ -26,6 +26,11 @@ final class AccessCollector {
 
         /// Whether the entry stands for another observation system's reads.
         var isExternal: Bool { tracker is ExternalTracker }
+
+        /// Whether only the observers armed on this entry's tracker keep it alive: the tracker is
+        /// its own object (an ``ExternalTracker``, which its system holds weakly). Every other
+        /// tracker belongs to its object. A pointer comparison.
+        var trackerIsItsOwnObject: Bool { trackerReference.toOpaque() == objectReference.toOpaque() }
     }
 
     /// Entries beyond which lookups go through `index`.
@@ -93,7 +98,7 @@ final class AccessCollector {
             accesses[position].objectReference.release()
         }
         accesses.removeAll(keepingCapacity: true)
-        index.removeAll(keepingCapacity: true)
+        if !index.isEmpty { index.removeAll(keepingCapacity: true) }
     }
 }
 

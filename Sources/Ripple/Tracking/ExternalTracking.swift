@@ -19,6 +19,10 @@ public protocol _ExternalTrackingHook: AnyObject, Sendable {
 @usableFromInline
 let externalTrackingInstalled = AtomicCell<Bool>(false)
 
+/// Whether a scope hook is installed (``_ExternalTracking/installScopeHook(_:)``); read by every
+/// tracking scope. A global for the same reason as `externalTrackingInstalled`.
+let externalScopeHookInstalled = AtomicCell<Bool>(false)
+
 /// Not API: installs the external tracking hook (see ``_ExternalTrackingHook``).
 public enum _ExternalTracking {
     private static let installed = LockedValue<(any _ExternalTrackingHook)?>(nil)
@@ -49,15 +53,14 @@ public enum _ExternalTracking {
             return true
         }
         guard first else { return }
-        scopeHookInstalled.store(true, ordering: .releasing)
+        externalScopeHookInstalled.store(true, ordering: .releasing)
     }
 
     private static let scopeHookStorage = LockedValue<(any _ExternalScopeHook)?>(nil)
-    private static let scopeHookInstalled = AtomicCell<Bool>(false)
 
     /// The installed scope hook, if any: one atomic load when there is none.
     static var scopeHook: (any _ExternalScopeHook)? {
-        guard scopeHookInstalled.load(ordering: .acquiring) else { return nil }
+        guard externalScopeHookInstalled.load(ordering: .acquiring) else { return nil }
         return scopeHookStorage.withLock { $0 }
     }
 

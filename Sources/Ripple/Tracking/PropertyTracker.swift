@@ -236,10 +236,13 @@ final class TrackingObserver: @unchecked Sendable {
             firstTracker = first.tracker
             moreTrackers = more
             lock.unlock()
-        } else {
+        } else if more != nil || first.trackerIsItsOwnObject {
             firstTracker = first.tracker
             moreTrackers = more
         }
+        // (Not shared and armed on one property's tracker, which its object keeps alive: the lists
+        // stay empty. Only that tracker fires the observer, or `arm` does for it, so there is
+        // nothing to leave when it fires, and there is no cancel.)
         var stale: AccessCollector.Access?
         // By index: iterating the array itself would retain and release its buffer.
         for position in accesses.indices {
