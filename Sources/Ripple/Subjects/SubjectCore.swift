@@ -84,42 +84,54 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
+        // Made before locking (nothing can reach the conduit until it is in the registry), so the
+        // two allocations stay out of the critical section, and the token's retain is the only
+        // one: the registry takes the conduit over.
+        let conduit = makeSinkConduit(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        let token = AnyCancellable(base: conduit)
         lock.lock()
         if let completion = state.completion {
+            // Never attached: the token's cancel finds the conduit terminated and does nothing; the
+            // closures go with the conduit, after unlocking.
+            conduit.terminated = true
             lock.unlock()
             receiveCompletion?(completion)
             return AnyCancellable(object: EmptySubscription.shared)
         }
-        let conduit: SubjectConduit<Output, Failure>
-        if let receiveCompletion {
-            conduit = SubjectConduit(
-                core: self, slot: registry.slots.count,
-                downstream: .subscriber { delivery in
-                    switch delivery {
-                    case .value(let value): receiveValue(value)
-                    case .completion(let completion): receiveCompletion(completion)
-                    }
-                    return .none
-                })
-        } else {
-            conduit = SubjectConduit(core: self, slot: registry.slots.count, downstream: .values(receiveValue))
-        }
-        registry.append(conduit)
+        conduit.slot = UInt32(registry.slots.count)
         guard !replaysCurrent else {
+            registry.append(conduit)
             lock.unlock()
             conduit.request(.unlimited)  // delivers the current value, in turn
-            return AnyCancellable(base: conduit)
+            return token
         }
         // What `request(.unlimited)` would do, in this same critical section: nothing is replayed.
         conduit.demand = .unlimited
-        guard !registry.upstreamRequested else {
-            lock.unlock()
-            return AnyCancellable(base: conduit)
-        }
-        let upstreams = registry.upstreamsToRequest()
+        let upstreams = registry.upstreamRequested ? [] : registry.upstreamsToRequest()
+        registry.append(consume conduit)
         lock.unlock()
         for upstream in upstreams { upstream.request(.unlimited) }
-        return AnyCancellable(base: conduit)
+        return token
+    }
+
+    /// The conduit for ``attachSink(receiveCompletion:receiveValue:)``, not yet in the registry.
+    @inlinable @inline(__always)
+    func makeSinkConduit(
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
+        receiveValue: @escaping (Output) -> Void
+    ) -> SubjectConduit<Output, Failure> {
+        guard let receiveCompletion else {
+            return SubjectConduit(core: self, slot: 0, downstream: .values(receiveValue))
+        }
+        return SubjectConduit(
+            core: self, slot: 0,
+            downstream: .subscriber { delivery in
+                switch delivery {
+                case .value(let value): receiveValue(value)
+                case .completion(let completion): receiveCompletion(completion)
+                }
+                return .none
+            })
     }
 
     /// Sends `value` to every conduit. `storeAfterCompletion` is `CurrentValueSubject.value`'s setter:
@@ -269,7 +281,7 @@ struct SubjectRegistry {
     }
 
     @inlinable
-    mutating func append(_ conduit: ConduitBase) {
+    mutating func append(_ conduit: __owned ConduitBase) {
         slots.append(conduit)
         liveCount += 1
     }

@@ -99,6 +99,37 @@ import Testing
         _ = (a, b)
     }
 
+    /// A sink on a subject that has already completed keeps nothing: its closures are released
+    /// once `sink` returns (after the completion), and its token's cancel does nothing, for both
+    /// subjects.
+    @Test func aSinkAfterCompletionKeepsNoClosure() {
+        final class Owner {}
+        for replaying in [false, true] {
+            let passthrough = PassthroughSubject<Int, Never>()
+            let current = CurrentValueSubject<Int, Never>(0)
+            passthrough.send(completion: .finished)
+            current.send(completion: .finished)
+            var owner: Owner? = Owner()
+            let weakOwner = WeakRef(owner)
+            let completions = Locked(0)
+            let token: AnyCancellable
+            if replaying {
+                token = current.sink(
+                    receiveCompletion: { [owner] _ in _ = owner; completions.withLock { $0 += 1 } },
+                    receiveValue: { [owner] _ in _ = owner })
+            } else {
+                token = passthrough.sink(
+                    receiveCompletion: { [owner] _ in _ = owner; completions.withLock { $0 += 1 } },
+                    receiveValue: { [owner] _ in _ = owner })
+            }
+            owner = nil
+            #expect(completions.current == 1)
+            #expect(weakOwner.object == nil)
+            token.cancel()
+            #expect(completions.current == 1)
+        }
+    }
+
     @Test func cancelStopsValuesAndReleasesEveryClosure() {
         final class Owner {}
         let subject = PassthroughSubject<Int, Never>()
