@@ -114,46 +114,81 @@ func withAccesses<T, R, E: Error>(
     reportingToOuterScope: Bool = true, _ body: () throws(E) -> T,
     consume: (T, [AccessCollector.Access]) throws(E) -> R
 ) throws(E) -> R {
-    do {
-        return try TrackingThread.withCurrentThread { thread throws -> R in
-            try withAccesses(on: thread, reportingToOuterScope: reportingToOuterScope, body, consume: consume)
-        }
-    } catch {
-        // Only `body` and `consume` throw, and they throw `E`.
-        throw error as! E
-    }
+    let scope = TrackingScope(reportingToOuterScope: reportingToOuterScope)
+    let result = try scope.run(body)
+    defer { scope.recycle() }
+    return try consume(result, scope.collector.accesses)
 }
 
-private func withAccesses<T, R, E: Error>(
-    on thread: TrackingThread, reportingToOuterScope: Bool, _ body: () throws(E) -> T,
-    consume: (T, [AccessCollector.Access]) throws(E) -> R
-) throws(E) -> R {
-    let collector = thread.takeSpare()
-    let outer = thread.current
-    collector.outer = outer
-    thread.current = Unmanaged.passUnretained(collector)
-    openTrackingScopes.add(1, ordering: .relaxed)
-    let result: T
-    do throws(E) {
-        if reportingToOuterScope, let hook = _ExternalTracking.scopeHook {
-            result = try collectWithHook(hook, body, into: collector)
-        } else {
-            result = try body()
+/// One open tracking scope on the calling thread: its collector, installed as the thread's
+/// current one, and what to restore when it closes.
+///
+/// Generic code is kept to ``run(_:)``, and that small: `withTracking` and its kin are generic
+/// functions their callers cannot specialize, so whatever they do generically (moving the result,
+/// rethrowing the error) runs through runtime metadata. Opening, closing and recycling a scope do
+/// not depend on the result's type.
+struct TrackingScope {
+    let thread: Unmanaged<TrackingThread>
+    let collector: AccessCollector
+    let outer: Unmanaged<AccessCollector>?
+    let reportsToOuterScope: Bool
+
+    /// Opens a scope: takes the thread's spare collector and makes it the current one.
+    init(reportingToOuterScope: Bool) {
+        let thread = TrackingThread.currentThread
+        let collector = thread._withUnsafeGuaranteedRef { $0.takeSpare() }
+        let outer = thread._withUnsafeGuaranteedRef { $0.current }
+        collector.outer = outer
+        thread._withUnsafeGuaranteedRef { $0.current = Unmanaged.passUnretained(collector) }
+        openTrackingScopes.add(1, ordering: .relaxed)
+        self.thread = thread
+        self.collector = collector
+        self.outer = outer
+        self.reportsToOuterScope = reportingToOuterScope
+    }
+
+    /// Runs `body` in the scope, then closes it — before the caller looks at what was read:
+    /// arming may fire an observer at once, and whatever that runs (user code, a re-run of
+    /// `observe`) must not be recorded in this scope. If `body` throws, the scope is also
+    /// recycled.
+    func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let result: T
+        do throws(E) {
+            if reportsToOuterScope, let hook = _ExternalTracking.scopeHook {
+                result = try collectWithHook(hook, body, into: collector)
+            } else {
+                result = try body()
+            }
+        } catch {
+            close()
+            recycle()
+            throw error
         }
-    } catch {
-        closeScope(collector, thread: thread, outer: outer, reportingToOuterScope: reportingToOuterScope)
-        collector.reset()
-        thread.putSpare(collector)
-        throw error
+        close()
+        return result
     }
-    // The scope is closed before `consume` runs: arming may fire an observer at once, and
-    // whatever that runs (user code, a re-run of `observe`) must not be recorded in this scope.
-    closeScope(collector, thread: thread, outer: outer, reportingToOuterScope: reportingToOuterScope)
-    defer {
-        collector.reset()
-        thread.putSpare(collector)
+
+    /// Uninstalls the collector and reports its reads to the enclosing scope.
+    func close() {
+        openTrackingScopes.subtract(1, ordering: .relaxed)
+        thread._withUnsafeGuaranteedRef { $0.current = outer }
+        collector.outer = nil
+        if reportsToOuterScope, let outer {
+            outer._withUnsafeGuaranteedRef { outer in
+                // Another system's reads are not passed on: it reports them to its own enclosing
+                // scope, which the outer scope's entry for that system stands for.
+                for access in collector.accesses where !access.isExternal {
+                    outer.record(access.tracker, version: access.version, object: access.object)
+                }
+            }
+        }
     }
-    return try consume(result, collector.accesses)
+
+    /// Empties the collector and keeps it as the thread's spare. After the reads were used.
+    func recycle() {
+        collector.reset()
+        thread._withUnsafeGuaranteedRef { $0.putSpare(collector) }
+    }
 }
 
 /// Runs `body` through the external system's hook; what that system saw read becomes one entry.
@@ -169,24 +204,6 @@ private func collectWithHook<T, E: Error>(
         collector.record(tracker, version: 0, object: tracker)
     }
     return try outcome.get()
-}
-
-private func closeScope(
-    _ collector: AccessCollector, thread: TrackingThread, outer: Unmanaged<AccessCollector>?,
-    reportingToOuterScope: Bool
-) {
-    openTrackingScopes.subtract(1, ordering: .relaxed)
-    thread.current = outer
-    collector.outer = nil
-    if reportingToOuterScope, let outer {
-        outer._withUnsafeGuaranteedRef { outer in
-            // Another system's reads are not passed on: it reports them to its own enclosing scope,
-            // which the outer scope's entry for that system stands for.
-            for access in collector.accesses where !access.isExternal {
-                outer.record(access.tracker, version: access.version, object: access.object)
-            }
-        }
-    }
 }
 
 extension PropertyTracker {

@@ -24,17 +24,15 @@ final class TrackingThread {
     @exclusivity(unchecked) var current: Unmanaged<AccessCollector>?
     @exclusivity(unchecked) var spare: AccessCollector?
 
-    /// Runs `body` with the calling thread's state (created on first use, released when the thread
-    /// exits), without retaining it.
-    static func withCurrentThread<R>(_ body: (TrackingThread) throws -> R) rethrows -> R {
-        let raw: UnsafeMutableRawPointer
+    /// The calling thread's state (created on first use, released when the thread exits),
+    /// unretained: it lives as long as the thread.
+    static var currentThread: Unmanaged<TrackingThread> {
         if let existing = getValue() {
-            raw = existing
-        } else {
-            raw = Unmanaged.passRetained(TrackingThread()).toOpaque()
-            setValue(raw)
+            return Unmanaged.fromOpaque(existing)
         }
-        return try Unmanaged<TrackingThread>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+        let created = Unmanaged.passRetained(TrackingThread())
+        setValue(created.toOpaque())
+        return created
     }
 
     /// Runs `body` with the current scope's collector, without retaining anything.

@@ -34,13 +34,23 @@ public func withTracking<T, E: Error>(
 public func withTracking<T, E: Error>(
     _ apply: () throws(E) -> T, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) throws(E) -> T {
-    try withAccesses(apply) { (result, accesses) throws(E) -> T in
-        if !accesses.isEmpty {
-            TrackingObserver(phases: TrackingPhases(phase), continuous: false, shared: false, onChange: onChange)
-                .arm(on: accesses)
-        }
-        return result
-    }
+    // Not through `withAccesses`: callers run this generic function unspecialized, so it keeps
+    // its generic part (running `apply`, returning its result) to the minimum.
+    let scope = TrackingScope(reportingToOuterScope: true)
+    let result = try scope.run(apply)
+    armOneShot(on: scope, phase: phase, onChange: onChange)
+    return result
+}
+
+/// `withTracking`'s observer, armed on what the closed `scope` read; then recycles the scope.
+private func armOneShot(
+    on scope: TrackingScope, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
+) {
+    defer { scope.recycle() }
+    let accesses = scope.collector.accesses
+    guard !accesses.isEmpty else { return }
+    TrackingObserver(phases: TrackingPhases(phase), continuous: false, shared: false, onChange: onChange)
+        .arm(on: accesses)
 }
 
 /// Runs `apply` once and calls `onChange` for **every** later change, in `phase`, of the properties
