@@ -107,7 +107,7 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         }
         // What `request(.unlimited)` would do, in this same critical section: nothing is replayed.
         conduit.demand = .unlimited
-        let upstreams = registry.upstreamRequested ? [] : registry.upstreamsToRequest()
+        let upstreams = registry.upstreamsToRequest()
         registry.append(consume conduit)
         lock.unlock()
         for upstream in upstreams { upstream.request(.unlimited) }

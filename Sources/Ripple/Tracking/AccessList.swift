@@ -24,13 +24,11 @@ final class AccessCollector {
             trackerReference.toOpaque() == Unmanaged.passUnretained(tracker).toOpaque()
         }
 
-        /// Whether the entry stands for another observation system's reads.
-        var isExternal: Bool { tracker is ExternalTracker }
-
-        /// Whether only the observers armed on this entry's tracker keep it alive: the tracker is
-        /// its own object (an ``ExternalTracker``, which its system holds weakly). Every other
-        /// tracker belongs to its object. A pointer comparison.
-        var trackerIsItsOwnObject: Bool { trackerReference.toOpaque() == objectReference.toOpaque() }
+        /// Whether the entry stands for another observation system's reads: an ``ExternalTracker``,
+        /// the only tracker recorded as its own object (every other belongs to the object read). A
+        /// pointer comparison. Only the observers armed on such a tracker keep it alive (its system
+        /// holds it weakly).
+        var isExternal: Bool { trackerReference.toOpaque() == objectReference.toOpaque() }
     }
 
     /// Entries beyond which lookups go through `index`.

@@ -236,7 +236,7 @@ final class TrackingObserver: @unchecked Sendable {
             firstTracker = first.tracker
             moreTrackers = more
             lock.unlock()
-        } else if more != nil || first.trackerIsItsOwnObject {
+        } else if more != nil || first.isExternal {
             firstTracker = first.tracker
             moreTrackers = more
         }
