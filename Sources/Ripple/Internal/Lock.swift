@@ -178,7 +178,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
         #if os(Windows)
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         #else
-        ripple_light_barrier(0)
+        ripple_full_fence()
         #endif
     }
     #endif
