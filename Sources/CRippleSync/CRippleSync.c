@@ -1,36 +1,63 @@
 #include "CRippleSync.h"
 
 #if defined(__linux__)
-#include <linux/membarrier.h>
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
 
-int ripple_membarrier_registered = 0;
+// Nothing here runs before it is called: no constructors, no system calls at load time.
 
-/// Registers the process for expedited private memory barriers before `main` (and before any other
-/// code of the library can run, when it is loaded later), so the choice the lock's two sides make
-/// from `ripple_membarrier_ready()` is the same for every thread and never changes.
-__attribute__((constructor)) static void ripple_register_membarrier(void) {
-#if defined(__NR_membarrier)
-    long supported = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-    if (supported < 0 || !(supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) {
-        return;
-    }
-    if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
-        __atomic_store_n(&ripple_membarrier_registered, 1, __ATOMIC_RELAXED);
-    }
-#endif
+__thread uint32_t ripple_cached_thread_id = 0;
+
+static pthread_once_t ripple_fork_handler_once = PTHREAD_ONCE_INIT;
+
+/// In a child made by fork(2) the only thread is the one that forked, with its parent's cached ID.
+static void ripple_forget_thread_id(void) {
+    ripple_cached_thread_id = 0;
 }
 
-void ripple_heavy_barrier(void) {
-#if defined(__NR_membarrier)
-    if (ripple_membarrier_ready()) {
-        // Cannot fail once registered; if it ever did, the unlocking side's compiler barrier would
-        // not be enough, so stop rather than risk a thread sleeping forever.
-        if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
-            __builtin_trap();
-        }
-        return;
+static void ripple_register_fork_handler(void) {
+    // If registration fails, a forked child that uses Ripple falls back to the plain futex path
+    // the first time the kernel rejects its stale ID (the lock treats any unexpected error so).
+    (void)pthread_atfork(NULL, NULL, ripple_forget_thread_id);
+}
+
+uint32_t ripple_thread_id_slow(void) {
+    (void)pthread_once(&ripple_fork_handler_once, ripple_register_fork_handler);
+    uint32_t id = (uint32_t)syscall(SYS_gettid);
+    ripple_cached_thread_id = id;
+    return id;
+}
+
+/// `errno` after a system call that returned -1, or 0.
+static int ripple_result(long returned) {
+    return returned == -1 ? errno : 0;
+}
+
+int ripple_futex_lock_pi(uint32_t *word, int timeout_ms) {
+    // FUTEX_LOCK_PI's timeout is absolute, on CLOCK_REALTIME.
+    struct timespec deadline;
+    if (clock_gettime(CLOCK_REALTIME, &deadline) != 0) {
+        return errno;
     }
-#endif
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    deadline.tv_nsec += (long)timeout_ms * 1000000L;
+    deadline.tv_sec += deadline.tv_nsec / 1000000000L;
+    deadline.tv_nsec %= 1000000000L;
+    return ripple_result(syscall(SYS_futex, word, FUTEX_LOCK_PI_PRIVATE, 0, &deadline, (void *)0, 0));
+}
+
+int ripple_futex_unlock_pi(uint32_t *word) {
+    return ripple_result(syscall(SYS_futex, word, FUTEX_UNLOCK_PI_PRIVATE, 0, (void *)0, (void *)0, 0));
+}
+
+int ripple_futex_wait(uint32_t *word, uint32_t expected, int timeout_ms) {
+    // FUTEX_WAIT's timeout is relative, on CLOCK_MONOTONIC.
+    struct timespec timeout = {timeout_ms / 1000, (long)(timeout_ms % 1000) * 1000000L};
+    return ripple_result(
+        syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, timeout_ms < 0 ? (void *)0 : &timeout, (void *)0, 0));
+}
+
+int ripple_futex_wake(uint32_t *word, int count) {
+    return ripple_result(syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, count, (void *)0, (void *)0, 0));
 }
 #endif

@@ -232,7 +232,7 @@ import Testing
         // `RIPPLE_RACE_ITERATIONS` sets the count for long runs on demand.
         let iterations =
             environment["RIPPLE_RACE_ITERATIONS"].flatMap { Int($0) }
-            ?? (environment["RIPPLE_SANITIZED"] == nil ? 10_000 : 1_000)
+            ?? (underSanitizer ? 1_000 : 10_000)
         // An @Observable model is not thread-safe: its reads and writes take turns (a recursive lock,
         // since a write re-runs the body on the writer's thread, inside the write).
         let access = NSRecursiveLock()
@@ -281,3 +281,15 @@ final class Box<Value>: @unchecked Sendable {
         lock.withLock { body(&stored) }
     }
 }
+
+/// Whether this process runs under ThreadSanitizer or AddressSanitizer (their runtimes define
+/// `__tsan_init` / `__asan_init`; looked up in every loaded image), or `RIPPLE_SANITIZED` is set.
+private let underSanitizer =
+    ProcessInfo.processInfo.environment["RIPPLE_SANITIZED"] != nil
+    || ["__tsan_init", "__asan_init"].contains { dlsym(UnsafeMutableRawPointer(bitPattern: rtldDefault), $0) != nil }
+
+#if canImport(Darwin)
+private let rtldDefault = -2
+#else
+private let rtldDefault = 0
+#endif

@@ -1,8 +1,7 @@
-// Ripple's only C: the operating system's wait-on-address calls, which Swift cannot call directly on
-// Linux (syscall(2) is variadic), and the compiler's atomic builtins for the systems where Swift's
-// `Synchronization` module is unavailable (Apple platforms before macOS 15 / iOS 18). Static inline,
-// so Swift inlines them — except the two functions of the lock's barrier pair on Linux, in
-// CRippleSync.c with the registration they need.
+// Ripple's only C: the operating system's futex calls, which Swift cannot call directly on Linux
+// (syscall(2) is variadic), and the compiler's atomic builtins for the systems where Swift's
+// `Synchronization` module is unavailable (Apple platforms before macOS 15 / iOS 18). Nothing in it
+// runs at load time: no constructors, no system calls before the first lock that has to wait.
 #ifndef CRIPPLE_SYNC_H
 #define CRIPPLE_SYNC_H
 
@@ -13,40 +12,28 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/// Sleeps while `*word == expected` (returns at once otherwise, or spuriously).
-static inline void ripple_wait_on_address(uint32_t *word, uint32_t expected) {
-    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, (void *)0, (void *)0, 0);
+/// The calling thread's kernel ID, cached after the first call (and forgotten in a forked child).
+extern __thread uint32_t ripple_cached_thread_id;
+uint32_t ripple_thread_id_slow(void);
+
+/// The calling thread's kernel thread ID (what `gettid(2)` returns), never 0: the owner a futex
+/// lock's word holds.
+static inline uint32_t ripple_thread_id(void) {
+    uint32_t id = ripple_cached_thread_id;
+    return id != 0 ? id : ripple_thread_id_slow();
 }
 
-/// Wakes one thread sleeping on `word`.
-static inline void ripple_wake_one(uint32_t *word) {
-    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, (void *)0, (void *)0, 0);
-}
+// Each call below returns 0, or the `errno` the kernel answered with (a seccomp filter may answer
+// any of them with EPERM or ENOSYS: the Swift side falls back rather than trapping).
 
-// The lock's asymmetric barrier pair (see `Lock` in the Swift sources). Unlocking is a plain store
-// followed by a read of the sleeper count, with only a compiler barrier between them; a thread about
-// to sleep pays instead, with a `membarrier(2)` that makes every running thread of the process
-// execute a full barrier. If the kernel cannot do that for this process (older than Linux 4.14, or
-// the system call filtered), both sides use a full fence.
-
-/// Whether the process is registered for `MEMBARRIER_CMD_PRIVATE_EXPEDITED` (decided once, before
-/// `main`, by a constructor in CRippleSync.c; never changes after).
-static inline int ripple_membarrier_ready(void) {
-    extern int ripple_membarrier_registered;
-    return __atomic_load_n(&ripple_membarrier_registered, __ATOMIC_RELAXED);
-}
-
-/// The unlocking side: orders the preceding store before the following load.
-static inline void ripple_light_barrier(int membarrier_ready) {
-    if (membarrier_ready) {
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    } else {
-        __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    }
-}
-
-/// The sleeping side: a full barrier on every running thread of the process.
-void ripple_heavy_barrier(void);
+/// `FUTEX_LOCK_PI` (priority-inheriting lock) on `word`, sleeping at most `timeout_ms`.
+int ripple_futex_lock_pi(uint32_t *word, int timeout_ms);
+/// `FUTEX_UNLOCK_PI`: hands `word` to its highest-priority sleeper.
+int ripple_futex_unlock_pi(uint32_t *word);
+/// `FUTEX_WAIT`: sleeps while `*word == expected`, at most `timeout_ms` (forever if negative).
+int ripple_futex_wait(uint32_t *word, uint32_t expected, int timeout_ms);
+/// `FUTEX_WAKE`: wakes up to `count` threads sleeping in `ripple_futex_wait` on `word`.
+int ripple_futex_wake(uint32_t *word, int count);
 #endif
 
 /// A full memory fence.

@@ -281,30 +281,6 @@ extension UInt: AtomicCellWord {
     }
 }
 
-/// An atomic flag kept in its owner as a plain byte, for a class whose fields cannot include an
-/// ``AtomicCell`` (see ``SubjectConduit``): the owner passes the byte's address, which a final
-/// class's stored property keeps for the object's life.
-@usableFromInline
-enum AtomicByte {
-    /// The flag at `byte`, read with acquiring order.
-    @usableFromInline
-    static func loadAcquiring(_ byte: UnsafeMutablePointer<UInt8>) -> Bool {
-        ripple_atomic_load_8(byte, 2) != 0
-    }
-
-    /// Stores the flag at `byte` with releasing order.
-    @usableFromInline
-    static func storeReleasing(_ byte: UnsafeMutablePointer<UInt8>, _ value: Bool) {
-        ripple_atomic_store_8(byte, value ? 1 : 0, 3)
-    }
-
-    /// Stores the flag at `byte` with no ordering.
-    @usableFromInline
-    static func storeRelaxed(_ byte: UnsafeMutablePointer<UInt8>, _ value: Bool) {
-        ripple_atomic_store_8(byte, value ? 1 : 0, 0)
-    }
-}
-
 /// Stored as itself.
 extension UInt32: AtomicCellValue {
     @inlinable static func encodeAtomic(_ value: consuming Self) -> Self { value }
@@ -378,31 +354,4 @@ import Synchronization
 /// file for the other implementation and when it is used).
 @usableFromInline
 typealias AtomicCell<Value: AtomicRepresentable> = Atomic<Value>
-
-/// An atomic flag kept in its owner as a plain byte, for a class whose fields cannot include an
-/// ``AtomicCell`` (see ``SubjectConduit``): the owner passes the byte's address, which a final
-/// class's stored property keeps for the object's life. Here the byte is read and written as the
-/// one-byte `Atomic<UInt8>` it is laid out as.
-@usableFromInline
-enum AtomicByte {
-    /// The flag at `byte`, read with acquiring order.
-    @inlinable @inline(__always)
-    static func loadAcquiring(_ byte: UnsafeMutablePointer<UInt8>) -> Bool {
-        UnsafeMutableRawPointer(byte).assumingMemoryBound(to: Atomic<UInt8>.self).pointee.load(ordering: .acquiring) != 0
-    }
-
-    /// Stores the flag at `byte` with releasing order.
-    @inlinable @inline(__always)
-    static func storeReleasing(_ byte: UnsafeMutablePointer<UInt8>, _ value: Bool) {
-        UnsafeMutableRawPointer(byte).assumingMemoryBound(to: Atomic<UInt8>.self).pointee.store(
-            value ? 1 : 0, ordering: .releasing)
-    }
-
-    /// Stores the flag at `byte` with no ordering.
-    @inlinable @inline(__always)
-    static func storeRelaxed(_ byte: UnsafeMutablePointer<UInt8>, _ value: Bool) {
-        UnsafeMutableRawPointer(byte).assumingMemoryBound(to: Atomic<UInt8>.self).pointee.store(
-            value ? 1 : 0, ordering: .relaxed)
-    }
-}
 #endif

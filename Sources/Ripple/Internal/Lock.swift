@@ -16,21 +16,24 @@ import WinSDK
 internal import CRippleSync
 #endif
 
-/// A small non-recursive lock stored in its owner, backed by the operating system: a thread that
-/// finds it taken sleeps in the kernel until the holder unlocks.
+/// A small non-recursive lock stored in its owner, backed by the operating system: it knows its
+/// owner, a thread that finds it taken sleeps in the kernel (donating its priority to the holder
+/// where the system can), and a thread that takes a lock it already holds traps with a message
+/// instead of hanging.
 ///
-/// - Linux and Android: a futex lock on a four-byte ``AtomicCell`` stored inline (no allocation),
-///   with a count of sleepers beside it. Taking a free lock is one compare-and-swap; unlocking is a
-///   plain store and a read of the count (see ``wakeSleeper()`` for why that is enough), and a
-///   `FUTEX_WAKE` only when somebody sleeps. Before sleeping, a thread re-reads the word a few dozen
-///   times (no yield), since Ripple's critical sections are a handful of instructions. Built with
-///   `RIPPLE_PORTABLE_ATOMICS`, the same algorithm on the portable cells' separately allocated words.
-/// - Windows: the same algorithm on `WaitOnAddress` / `WakeByAddressSingle`, with full fences.
-/// - Darwin: `os_unfair_lock` (macOS 10.12, iOS 10), which donates priority to the holder, on a
-///   separately allocated word: the kernel knows a waiter by the lock's address, which must not
-///   change while the owner is moved or borrowed.
-///
-/// The measurements behind the choice are in `Documentation/Engine.md`.
+/// - Linux and Android: a futex word stored inline (no allocation) holding the owner's kernel
+///   thread ID — the layout of the kernel's priority-inheriting futexes. Taking a free lock is one
+///   compare-and-swap of 0 to the caller's ID, unlocking one compare-and-swap back to 0; only a
+///   thread that finds the lock taken enters the kernel (``lockSlow(_:)``), with `FUTEX_LOCK_PI`,
+///   so the holder runs at the waiter's priority until it unlocks. If the kernel refuses the
+///   priority-inheriting calls (a seccomp policy, an old kernel), the lock says so once, for the
+///   whole process, and sleeps with plain `FUTEX_WAIT` instead; if that is refused too, it yields
+///   the processor between tries. Nothing is ever a reason to trap but a self-deadlock.
+/// - Windows: the same word and algorithm on `WaitOnAddress` / `WakeByAddressSingle`, owned by the
+///   thread's ID.
+/// - Darwin: `os_unfair_lock` (macOS 10.12, iOS 10), which knows its owner, donates priority to the
+///   holder and traps on a self-deadlock, on a separately allocated word: the kernel knows a waiter
+///   by the lock's address, which must not change while the owner is moved or borrowed.
 ///
 /// Rules for every owner: keep all state the lock guards in one struct; decide under the lock,
 /// call out after unlocking — and release what leaves the state (old values, subscribers, closures)
@@ -66,120 +69,145 @@ struct Lock: ~Copyable, @unchecked Sendable {
         os_unfair_lock_unlock(unfairLock)
     }
     #else
-    /// 0 free, 1 held.
+    /// 0 when free; otherwise the holder's ``kernelThreadID()``, with ``waitersBit`` set while
+    /// threads may be asleep on it (set by the kernel, or by a sleeper on the plain futex path).
     @usableFromInline
     let word = AtomicCell<UInt32>(0)
-    /// How many threads sleep, or are about to sleep, in ``lockSlow()``.
-    @usableFromInline
-    let sleepers = AtomicCell<UInt32>(0)
 
     /// Creates an unlocked lock.
     @inlinable
     init() {}
 
-    /// Takes the lock: one compare-and-swap when it is free, ``lockSlow()`` otherwise.
-    @inlinable @inline(__always)
+    /// Takes the lock: one compare-and-swap when it is free, ``lockSlow(_:)`` otherwise. Not
+    /// inlined into clients: the thread ID comes from a C function clients need not see.
+    @usableFromInline
     func lock() {
+        let me = kernelThreadID()
         if word.compareExchange(
-            expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed
+            expected: 0, desired: me, successOrdering: .acquiring, failureOrdering: .relaxed
         ).exchanged {
             return
         }
-        lockSlow()
+        lockSlow(me)
     }
 
-    /// Releases the lock (held by the calling thread): a plain store, then ``wakeSleeper()``.
-    @inlinable @inline(__always)
+    /// Releases the lock (held by the calling thread): one compare-and-swap when nobody sleeps on
+    /// it, ``unlockSlow(_:)`` otherwise.
+    @usableFromInline
     func unlock() {
-        word.store(0, ordering: .releasing)
-        storeLoadBarrierLight()
-        if sleepers.load(ordering: .relaxed) != 0 {
-            wakeSleeper()
+        let me = kernelThreadID()
+        if word.compareExchange(
+            expected: me, desired: 0, successOrdering: .releasing, failureOrdering: .relaxed
+        ).exchanged {
+            return
         }
+        unlockSlow(me)
     }
 
-    /// After the releasing store and the light barrier, when `sleepers` is not 0: wakes one thread
-    /// sleeping in ``lockSlow()``, if any.
-    ///
-    /// The store and the read of `sleepers` must not be reordered, or an unlock could miss a thread
-    /// that has just gone to sleep. A fence between them would cost what the exchange it replaces
-    /// did; instead the two sides of the lock are asymmetric. On the unlocking side, only
-    /// ``storeLoadBarrierLight()``: a compiler barrier (and an out-of-line call). The first thread
-    /// ever to sleep on the lock raises the count with `fenced` set, then makes every running
-    /// thread of the process execute a full barrier (`membarrier(2)`, Linux 4.14) and sets
-    /// `ready`, before it reads the word for the last time:
-    /// an unlock whose read of the count came before that barrier had its store seen by then, and
-    /// every later unlock sees `fenced` and, from then on, orders its store and read with a full
-    /// fence, as a sleeper does. So one system call per lock, on its first contention, buys plain
-    /// stores for every uncontended unlock. Where the kernel cannot do that, both sides always use
-    /// a full fence (and so does Windows).
-    @usableFromInline @inline(never)
-    func wakeSleeper() {
-        var count = sleepers.load(ordering: .relaxed)
-        if count & Self.fenced != 0 {
-            atomicFullFence()
-            count = sleepers.load(ordering: .relaxed)
-        }
-        if count & Self.sleeperCount != 0 {
-            wakeOneOnWord(word)
-        }
-    }
+    /// In `word`: threads may be asleep on the lock (the kernel's `FUTEX_WAITERS`).
+    static var waitersBit: UInt32 { 0x8000_0000 }
+    /// In `word`: the owner's thread ID (the kernel's `FUTEX_TID_MASK`).
+    static var ownerMask: UInt32 { 0x3FFF_FFFF }
 
-    /// In `sleepers`: the lock has been contended; unlocks fence.
-    @usableFromInline static var fenced: UInt32 { 1 << 31 }
-    /// In `sleepers`: the barrier after `fenced` was set has completed; sleepers need no other.
-    @usableFromInline static var ready: UInt32 { 1 << 30 }
-    /// In `sleepers`: the number of sleepers.
-    @usableFromInline static var sleeperCount: UInt32 { ready - 1 }
+    /// The longest a thread sleeps in the kernel before it looks at the word again. Sleeps are
+    /// bounded so that a wake lost when the process switches from priority-inheriting to plain
+    /// futexes (a policy that starts refusing them while a thread sleeps) costs a delay, never a
+    /// hang.
+    static var sleepMilliseconds: Int32 { 20 }
 
-    /// Re-reads the word briefly, then counts itself a sleeper and sleeps until the lock is free.
-    @usableFromInline @inline(never)
-    func lockSlow() {
+    /// Re-reads the word briefly (Ripple's critical sections are a handful of instructions), then
+    /// sleeps in the kernel until the lock is this thread's. Traps if the caller already holds it.
+    @inline(never)
+    func lockSlow(_ me: UInt32) {
         for _ in 0..<40 {
             if word.load(ordering: .relaxed) == 0,
                 word.compareExchange(
-                    expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed
+                    expected: 0, desired: me, successOrdering: .acquiring, failureOrdering: .relaxed
                 ).exchanged
             {
                 return
             }
         }
-        var old = sleepers.load(ordering: .relaxed)
         while true {
-            let (exchanged, found) = sleepers.compareExchange(
-                expected: old, desired: (old | Self.fenced) &+ 1, ordering: .sequentiallyConsistent)
-            if exchanged { break }
-            old = found
-        }
-        if old & Self.ready == 0 {
-            storeLoadBarrierHeavy()
-            var current = sleepers.load(ordering: .relaxed)
-            while current & Self.ready == 0 {
-                let (exchanged, found) = sleepers.compareExchange(
-                    expected: current, desired: current | Self.ready, ordering: .sequentiallyConsistent)
-                if exchanged { break }
-                current = found
+            let seen = word.load(ordering: .relaxed)
+            if seen & Self.ownerMask == me {
+                lockTakenTwice()
             }
-        } else {
-            atomicFullFence()
-        }
-        // Sleeps (in the kernel) until the word is found free.
-        while true {
-            if word.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent).exchanged {
-                break
+            switch LockKernel.mode {
+            case .priorityInheriting:
+                switch withAddress(of: word, { futexLockPI($0) }) {
+                case .acquired:
+                    // The kernel wrote this thread's ID; the acquiring load pairs with the releasing
+                    // read-modify-write the unlocking thread made before handing over.
+                    _ = word.load(ordering: .acquiring)
+                    return
+                case .again:
+                    continue
+                case .deadlock:
+                    lockWaitNeverEnds()
+                case .refused:
+                    LockKernel.refusePriorityInheritance()
+                    continue
+                }
+            case .plain, .yielding:
+                if seen == 0 {
+                    // Taken with the waiters bit set: this thread cannot tell whether others still
+                    // sleep, so the unlock will wake one, to be safe.
+                    if word.compareExchange(
+                        expected: 0, desired: me | Self.waitersBit, successOrdering: .acquiring,
+                        failureOrdering: .relaxed
+                    ).exchanged {
+                        return
+                    }
+                    continue
+                }
+                if seen & Self.waitersBit == 0,
+                    !word.compareExchange(
+                        expected: seen, desired: seen | Self.waitersBit, ordering: .relaxed
+                    ).exchanged
+                {
+                    continue
+                }
+                waitOnWord(word, whileEqualTo: seen | Self.waitersBit, milliseconds: Self.sleepMilliseconds)
             }
-            waitOnWord(word, whileEqualTo: 1)
         }
-        sleepers.subtract(1, ordering: .relaxed)
     }
 
-    /// A full fence on this thread.
-    private func atomicFullFence() {
-        #if os(Windows)
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
-        #else
-        ripple_full_fence()
-        #endif
+    /// The caller holds the lock, and threads may sleep on it: hands it to one of them.
+    @inline(never)
+    func unlockSlow(_ me: UInt32) {
+        let seen = word.load(ordering: .relaxed)
+        require(seen & Self.ownerMask == me, "Ripple: a lock was released by a thread that does not hold it")
+        if LockKernel.mode == .priorityInheriting {
+            // A releasing read-modify-write that changes nothing: what the kernel writes next is
+            // not an atomic operation the acquiring side (or ThreadSanitizer) can pair with.
+            _ = word.compareExchange(expected: seen, desired: seen, ordering: .releasing)
+            switch withAddress(of: word, { futexUnlockPI($0) }) {
+            case .acquired, .again:
+                return
+            case .deadlock, .refused:
+                LockKernel.refusePriorityInheritance()
+            }
+        }
+        // Plain futexes: free the word, then wake one sleeper; one that took it meanwhile with the
+        // waiters bit set will wake the next.
+        word.store(0, ordering: .releasing)
+        wakeOneOnWord(word)
+    }
+
+    /// The lock is already the calling thread's: waiting would never end.
+    private func lockTakenTwice() -> Never {
+        fatalError(
+            "Ripple: a thread took a lock it already holds (a self-deadlock). This is a bug in Ripple; "
+                + "please report it with the stack trace.")
+    }
+
+    /// The kernel found that the wait can never end (this thread holds the lock, or a chain of
+    /// lock waits leads back to it).
+    private func lockWaitNeverEnds() -> Never {
+        fatalError(
+            "Ripple: waiting for a lock would never end (the kernel reports a deadlock). This is a bug "
+                + "in Ripple; please report it with the stack trace.")
     }
     #endif
 
@@ -193,35 +221,155 @@ struct Lock: ~Copyable, @unchecked Sendable {
 }
 
 #if !canImport(Darwin)
-/// Sleeps while `word` holds `expected` (returns at once if it does not; may return spuriously).
+/// The kernel calls a ``Lock`` may use in this process: the best one until the kernel refuses it,
+/// then the next, for good. Decided by the first refusal, not at load time; nothing here ever
+/// traps.
+enum LockKernel {
+    /// Which sleeping calls the locks use.
+    enum Mode: UInt8 {
+        /// `FUTEX_LOCK_PI` / `FUTEX_UNLOCK_PI` (Linux): sleepers donate priority to the holder.
+        case priorityInheriting
+        /// `FUTEX_WAIT` / `FUTEX_WAKE` (or `WaitOnAddress` on Windows).
+        case plain
+        /// No sleeping call is allowed: yield the processor between tries.
+        case yielding
+    }
+
+    /// The current mode (only ever moves down the list).
+    static var mode: Mode {
+        Mode(rawValue: lockKernelMode.load(ordering: .relaxed)) ?? .yielding
+    }
+
+    /// The kernel refused a priority-inheriting call: use plain futexes from now on.
+    static func refusePriorityInheritance() {
+        lower(to: .plain)
+    }
+
+    /// The kernel refused to sleep on a word at all: yield instead from now on.
+    static func refuseSleeping() {
+        lower(to: .yielding)
+    }
+
+    private static func lower(to mode: Mode) {
+        var current = lockKernelMode.load(ordering: .relaxed)
+        while current < mode.rawValue {
+            let (exchanged, found) = lockKernelMode.compareExchange(
+                expected: current, desired: mode.rawValue, ordering: .relaxed)
+            if exchanged { return }
+            current = found
+        }
+    }
+
+    /// Forces `mode` (tests of the fallbacks: the mode never moves back up otherwise).
+    static func force(_ mode: Mode) {
+        lockKernelMode.store(mode.rawValue, ordering: .relaxed)
+    }
+}
+
+/// ``LockKernel/mode``'s raw value. A global, initialised on first use.
+#if os(Windows)
+private let lockKernelMode = AtomicCell<UInt8>(LockKernel.Mode.plain.rawValue)
+#else
+private let lockKernelMode = AtomicCell<UInt8>(LockKernel.Mode.priorityInheriting.rawValue)
+#endif
+
+/// What a priority-inheriting futex call answered.
+enum FutexLockResult {
+    /// Done: the lock is the caller's (lock), or handed over (unlock).
+    case acquired
+    /// Interrupted or timed out: look at the word again.
+    case again
+    /// The kernel says the caller already holds the lock.
+    case deadlock
+    /// Refused, or not possible in this state: use plain futexes.
+    case refused
+}
+
+/// `FUTEX_LOCK_PI` on `word`, for at most ``Lock/sleepMilliseconds``.
+private func futexLockPI(_ word: UnsafeMutablePointer<UInt32>) -> FutexLockResult {
+    #if os(Linux) || os(Android)
+    switch ripple_futex_lock_pi(word, Lock.sleepMilliseconds) {
+    case 0: return .acquired
+    case EINTR, ETIMEDOUT, EAGAIN: return .again
+    case EDEADLK: return .deadlock
+    default: return .refused  // ENOSYS, EPERM (a seccomp filter), EINVAL, ESRCH, …
+    }
+    #else
+    return .refused
+    #endif
+}
+
+/// `FUTEX_UNLOCK_PI` on `word`.
+private func futexUnlockPI(_ word: UnsafeMutablePointer<UInt32>) -> FutexLockResult {
+    #if os(Linux) || os(Android)
+    switch ripple_futex_unlock_pi(word) {
+    case 0: return .acquired
+    default: return .refused
+    }
+    #else
+    return .refused
+    #endif
+}
+
+/// The calling thread's ID as the operating system knows it (a futex lock's owner), never 0.
+@inline(__always)
+func kernelThreadID() -> UInt32 {
+    #if os(Windows)
+    return UInt32(GetCurrentThreadId())
+    #else
+    return ripple_thread_id()
+    #endif
+}
+
+/// Sleeps while `word` holds `expected`, for at most `milliseconds` (forever if negative); returns
+/// at once if it does not, and may return spuriously. Where the kernel refuses, yields instead.
 @usableFromInline
-func waitOnWord(_ word: borrowing AtomicCell<UInt32>, whileEqualTo expected: UInt32) {
+func waitOnWord(_ word: borrowing AtomicCell<UInt32>, whileEqualTo expected: UInt32, milliseconds: Int32 = -1) {
+    guard LockKernel.mode != .yielding else {
+        yieldProcessor()
+        return
+    }
     withAddress(of: word) { address in
         #if os(Windows)
         var compare = expected
-        _ = WaitOnAddress(address, &compare, 4, INFINITE)
+        _ = WaitOnAddress(address, &compare, 4, milliseconds < 0 ? INFINITE : DWORD(milliseconds))
         #else
-        ripple_wait_on_address(address, expected)
+        switch ripple_futex_wait(address, expected, milliseconds) {
+        case 0, EINTR, EAGAIN, ETIMEDOUT: break
+        default:
+            LockKernel.refuseSleeping()
+            yieldProcessor()
+        }
         #endif
     }
 }
 
-/// Wakes one thread sleeping in ``waitOnWord(_:whileEqualTo:)`` on `word`.
+/// Wakes one thread sleeping in ``waitOnWord(_:whileEqualTo:milliseconds:)`` on `word` (a thread
+/// that yields instead looks again by itself).
 @usableFromInline
 func wakeOneOnWord(_ word: borrowing AtomicCell<UInt32>) {
     withAddress(of: word) { address in
         #if os(Windows)
         WakeByAddressSingle(address)
         #else
-        ripple_wake_one(address)
+        _ = ripple_futex_wake(address, 1)
         #endif
     }
+}
+
+/// Gives the processor to another thread (a refused sleep's replacement).
+private func yieldProcessor() {
+    #if os(Windows)
+    SwitchToThread()
+    #else
+    sched_yield()
+    #endif
 }
 
 /// Runs `body` with the address of `word`'s four bytes, for the operating system's wait-on-address
 /// calls: the portable cell's allocated word, or `Synchronization.Atomic`'s inline storage (whose
 /// address is stable while it is borrowed: it is laid out in place, never moved into a temporary).
-private func withAddress(of word: borrowing AtomicCell<UInt32>, _ body: (UnsafeMutablePointer<UInt32>) -> Void) {
+private func withAddress<R>(of word: borrowing AtomicCell<UInt32>, _ body: (UnsafeMutablePointer<UInt32>) -> R) -> R {
     #if RIPPLE_PORTABLE_ATOMICS
     body(word.address)
     #else
@@ -231,40 +379,6 @@ private func withAddress(of word: borrowing AtomicCell<UInt32>, _ body: (UnsafeM
     #endif
 }
 #endif
-
-// MARK: Asymmetric store-load barriers
-
-/// The light half of a pair of store–load barriers: call between a store and a load of another
-/// word, when the thread on the other side (which stores its word and then loads this one) calls
-/// ``storeLoadBarrierHeavy()`` in between. Together they keep one of the two threads from missing
-/// the other's store, as a full fence on each side would — but this side costs only a compiler
-/// barrier (and an out-of-line call), where the membarrier system call is available (Linux 4.14),
-/// and the other side pays: so the side that runs on every operation takes this one. Elsewhere, a
-/// full fence. Used by ``Lock`` (unlock / a thread about to sleep) and by the subjects' delivery
-/// turns (a turn given back without the lock / a thread that starts depending on it).
-@usableFromInline @inline(never)
-func storeLoadBarrierLight() {
-    #if os(Linux) || os(Android)
-    ripple_light_barrier(ripple_membarrier_ready())
-    #elseif os(Windows)
-    atomicMemoryFence(ordering: .sequentiallyConsistent)
-    #else
-    ripple_full_fence()
-    #endif
-}
-
-/// The heavy half of the pair (see ``storeLoadBarrierLight()``): makes every running thread of the
-/// process execute a full barrier (`membarrier(2)`), or, where that is unavailable, a full fence.
-@usableFromInline @inline(never)
-func storeLoadBarrierHeavy() {
-    #if os(Linux) || os(Android)
-    ripple_heavy_barrier()
-    #elseif os(Windows)
-    atomicMemoryFence(ordering: .sequentiallyConsistent)
-    #else
-    ripple_full_fence()
-    #endif
-}
 
 /// A number that identifies the calling thread while it runs (never zero).
 ///

@@ -168,7 +168,8 @@ final class WaitGraph: @unchecked Sendable {
         if let cycle = cycleLocked(from: waiter.thread, queue: queue) {
             waiting[waiter.thread] = nil
             lock.unlock()
-            require(false, cycle)
+            // The report is written after unlocking: no strings are built under the table's lock.
+            require(false, Self.report(cycle, me: waiter.thread))
             return
         }
         lock.unlock()
@@ -181,25 +182,20 @@ final class WaitGraph: @unchecked Sendable {
         _ = removed
     }
 
-    /// Follows "waits for a turn held by" from `me`; returns a report if it leads back to `me`.
-    private func cycleLocked(from me: UInt, queue start: TurnQueue) -> String? {
-        var links: [String] = []
+    /// One link of a cycle: `waiter` waits to deliver to `name`, whose turn `holder` holds.
+    typealias Link = (waiter: UInt, holder: UInt, name: String)
+
+    /// Follows "waits for a turn held by" from `me`; returns the links if it leads back to `me`.
+    private func cycleLocked(from me: UInt, queue start: TurnQueue) -> [Link]? {
+        var links: [Link] = []
         var waiter = me
         var queue = start
         for _ in 0...waiting.count {
             let holder = queue.owner.load(ordering: .relaxed)
             // Free, or already handed to the waiter (which has not woken yet): no cycle.
             if holder == 0 || holder == waiter { return nil }
-            links.append(
-                "thread \(threadName(waiter, me: me)) waits to deliver to a \(queue.name) subscriber that thread "
-                    + "\(threadName(holder, me: me)) is delivering to")
-            if holder == me {
-                return "Ripple: deadlock: "
-                    + links.joined(separator: "; ")
-                    + ". Each thread is inside a delivery and sends into a subscriber the other is delivering "
-                    + "to, so neither can ever go on (Combine would hang here). Send from outside the delivery, "
-                    + "or hop with receive(on:)."
-            }
+            links.append((waiter, holder, queue.name))
+            if holder == me { return links }
             guard let next = waiting[holder] else { return nil }
             waiter = holder
             queue = next.queue.takeUnretainedValue()
@@ -207,9 +203,21 @@ final class WaitGraph: @unchecked Sendable {
         return nil
     }
 
-    private func threadName(_ thread: UInt, me: UInt) -> String {
-        let hex = "0x" + String(thread, radix: 16)
-        return thread == me ? "\(hex) (this thread)" : hex
+    /// The trap's message for a cycle found from `me`.
+    private static func report(_ links: [Link], me: UInt) -> String {
+        func threadName(_ thread: UInt) -> String {
+            let hex = "0x" + String(thread, radix: 16)
+            return thread == me ? "\(hex) (this thread)" : hex
+        }
+        let described = links.map { link in
+            "thread \(threadName(link.waiter)) waits to deliver to a \(link.name) subscriber that thread "
+                + "\(threadName(link.holder)) is delivering to"
+        }
+        return "Ripple: deadlock: "
+            + described.joined(separator: "; ")
+            + ". Each thread is inside a delivery and sends into a subscriber the other is delivering "
+            + "to, so neither can ever go on (Combine would hang here). Send from outside the delivery, "
+            + "or hop with receive(on:)."
     }
 }
 

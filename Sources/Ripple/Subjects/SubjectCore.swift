@@ -33,10 +33,6 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
     @exclusivity(unchecked) @usableFromInline var registry: SubjectRegistry
     /// `true` for ``CurrentValueSubject``: new subscribers get the current value on their first demand.
     @usableFromInline let replaysCurrent: Bool
-    /// Set for good once a thread has had to wait for one of this subject's delivery turns, or has
-    /// cancelled a subscriber while another thread delivered to it: from then on every conduit of
-    /// the subject gives its turn back under the lock (see ``SubjectConduit/leaveTurnWithoutLock()``).
-    @usableFromInline let contended = AtomicCell<Bool>(false)
 
     @inlinable
     init(current: Output?) {
@@ -190,16 +186,10 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         }
         state.completion = completion
         let slots = registry.removeAll()
-        // Kept findable while they finish: a sender that gave a turn back without the lock may
-        // have to settle that leave for a conduit this thread waits on (`settleLeaveSlow`).
-        registry.finishing = slots
         lock.unlock()
         for case let conduit? in slots {
             unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).finish(completion)
         }
-        lock.lock()
-        registry.finishing = []
-        lock.unlock()
     }
 
     @inlinable
@@ -210,23 +200,6 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         lock.unlock()
         if requestNow {
             subscription.request(.unlimited)
-        }
-    }
-
-    /// The slow end of ``SubjectConduit/leaveTurnWithoutLock()``: the conduit at `address` gave its
-    /// turn back without the lock just as the subject became contended, so a thread may wait for
-    /// it (or a subscriber cancelled meanwhile may need releasing). Applies that leave, unless the
-    /// thread that made the subject contended already did — then the conduit may be gone, which is
-    /// why it is found by address among the live and pinned ones, never touched before.
-    @usableFromInline @inline(never)
-    func settleLeaveSlow(of address: UnsafeMutableRawPointer) {
-        lock.lock()
-        guard registry.holds(address) else {
-            lock.unlock()
-            return
-        }
-        Unmanaged<SubjectConduit<Output, Failure>>.fromOpaque(address)._withUnsafeGuaranteedRef { conduit in
-            conduit.settleAndGiveBackLocked()
         }
     }
 
@@ -269,11 +242,6 @@ struct SubjectRegistry {
     /// Whether the upstreams have been asked for `.unlimited` (PassthroughSubject does so once a
     /// subscriber has demand; CurrentValueSubject at once).
     @usableFromInline var upstreamRequested: Bool
-    /// The conduits that hold a retain on themselves (terminated while a thread held their turn; see
-    /// ``SubjectConduit``), by address. Usually empty.
-    @usableFromInline var pinned: ContiguousArray<UnsafeMutableRawPointer> = []
-    /// The subscribers a completion is being delivered to (no longer in `slots`), while it is.
-    @usableFromInline var finishing: ContiguousArray<ConduitBase?> = []
 
     @inlinable
     init(upstreamRequested: Bool) {
@@ -313,21 +281,6 @@ struct SubjectRegistry {
                 }
             }
         }
-    }
-
-    /// Whether the conduit at `address` is alive and kept here: subscribed, pinned, or being sent
-    /// the completion. Linear, and reads no conduit: for the rare slow path of
-    /// ``SubjectCore/settleLeaveSlow(of:)``.
-    @usableFromInline
-    func holds(_ address: UnsafeMutableRawPointer) -> Bool {
-        if pinned.contains(address) { return true }
-        var found = false
-        for list in [slots, finishing] {
-            SubjectRegistry.forEachConduit(in: list) { conduit in
-                if Unmanaged.passUnretained(conduit).toOpaque() == address { found = true }
-            }
-        }
-        return found
     }
 
     @inlinable
@@ -459,9 +412,9 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
     @usableFromInline let core: SubjectCore<Output, Failure>
 
-    // Everything below is guarded by `core.lock`, except the atomic `vacated`. Swift lays class
-    // fields out in declaration order; this order packs the small fields behind the 17-byte
-    // `downstream` so a conduit is 72 bytes, an 80-byte malloc block.
+    // Everything below is guarded by `core.lock`. Swift lays class fields out in declaration order;
+    // this order packs the small fields behind the 17-byte `downstream` so a conduit is 72 bytes,
+    // an 80-byte malloc block.
     @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
     /// Who is calling the subscriber, and who waits to (see ``DeliveryTurn``). A
     /// ``CurrentValueSubject``'s conduit creates the turn's queue up front: it also keeps the
@@ -472,12 +425,9 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     @exclusivity(unchecked) @usableFromInline var terminated = false
     /// CurrentValueSubject: the subscriber has not seen the latest value yet and gets it on demand.
     @exclusivity(unchecked) @usableFromInline var owesCurrent: Bool
-    /// Set by the turn's holder when it gives the turn back without the lock
-    /// (``leaveTurnWithoutLock()``); the next thread to look at the turn under the lock applies
-    /// that leave (``settleLocked()``). Atomic, through ``vacated``: a byte here rather than an
-    /// ``AtomicCell`` field, whose presence crashes the Swift 6.3 compiler when a client module
-    /// optimizes this class's deinit.
-    @exclusivity(unchecked) @usableFromInline var vacatedByte: UInt8 = 0
+    /// Whether the conduit holds a retain on itself: terminated while a thread held its turn (see
+    /// the type's discussion). The thread that gives the turn back drops it.
+    @exclusivity(unchecked) @usableFromInline var pinned = false
     /// Position in the registry's `slots`.
     @exclusivity(unchecked) @usableFromInline var slot: UInt32
 
@@ -488,10 +438,6 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         self.owesCurrent = core.replaysCurrent
         self.slot = UInt32(slot)
         super.init()
-        require(
-            withUnsafeMutablePointer(to: &vacatedByte, { UnsafeMutableRawPointer($0) })
-                == UnsafeMutableRawPointer(vacatedAddress),
-            "Ripple: SubjectConduit.vacatedOffset does not match the class's layout")
         if core.replaysCurrent {
             turn.queue = TurnQueue(name: "CurrentValueSubject")
         }
@@ -502,55 +448,6 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @usableFromInline var playgroundDescription: Any { description }
-
-    /// The `vacated` flag (see `vacatedByte`), read with acquiring order.
-    @inlinable
-    var vacated: Bool {
-        AtomicByte.loadAcquiring(vacatedAddress)
-    }
-
-    /// Sets or clears `vacated`: releasing when set (the delivery happens before whoever applies the
-    /// leave), relaxed when cleared (under the lock).
-    @inlinable @inline(__always)
-    func setVacated(_ value: Bool) {
-        if value {
-            AtomicByte.storeReleasing(vacatedAddress, true)
-        } else {
-            AtomicByte.storeRelaxed(vacatedAddress, false)
-        }
-    }
-
-    /// The address of `vacatedByte`, from the object's own. Through `withUnsafeMutablePointer(to:
-    /// &vacatedByte)` every send would make a Swift modifying access, which ThreadSanitizer reports
-    /// between threads although only atomic operations go through the pointer.
-    @inlinable
-    var vacatedAddress: UnsafeMutablePointer<UInt8> {
-        UnsafeMutableRawPointer(Unmanaged.passUnretained(self).toOpaque())
-            .advanced(by: Self.vacatedOffset).assumingMemoryBound(to: UInt8.self)
-    }
-
-    /// Where `vacatedByte` is in the object: Swift lays a class's stored properties out in
-    /// declaration order, each at its alignment, after the two-word object header (this class's
-    /// superclasses have none). A constant once specialized; `init` checks it.
-    @inlinable
-    static var vacatedOffset: Int {
-        typealias Downstream = ConduitDownstream<Output, Failure>
-        @inline(__always) func aligned(_ offset: Int, to alignment: Int) -> Int {
-            (offset + alignment - 1) / alignment * alignment
-        }
-        let pointer = MemoryLayout<UnsafeRawPointer>.size
-        var offset = 2 * pointer  // the object header
-        offset += pointer  // core
-        offset = aligned(offset, to: MemoryLayout<Subscribers.Demand>.alignment) + MemoryLayout<Subscribers.Demand>.size
-        offset = aligned(offset, to: MemoryLayout<DeliveryTurn>.alignment) + MemoryLayout<DeliveryTurn>.size
-        offset = aligned(offset, to: MemoryLayout<Downstream>.alignment) + MemoryLayout<Downstream>.size
-        offset += 2  // terminated, owesCurrent
-        return offset
-    }
-
-    /// The conduit's address: how the subject's registry knows it without touching it.
-    @inlinable
-    var address: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     @usableFromInline
     override func move(toSlot slot: Int) {
@@ -685,127 +582,31 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// call, delivers a current value still owed (CurrentValueSubject) and gives the turn back.
     @inlinable @inline(__always)
     func didDeliver(_ returned: Subscribers.Demand, nested: Bool, unlimited: Bool = false) {
-        // Nothing to add: the returned demand is none, or the demand is unlimited (which it stays).
-        if returned == .none || unlimited {
-            if nested { return }  // the outermost call on this thread gives the turn back
-            if !core.replaysCurrent && !core.contended.load(ordering: .relaxed) {
-                leaveTurnWithoutLock()
-                return
-            }
-        }
-        didDeliverLocking(returned, nested: nested)
-    }
-
-    /// ``didDeliver(_:nested:unlimited:)`` when the demand grows, a current value may be owed, or
-    /// the subject has been contended: under the lock.
-    @inlinable @inline(never)
-    func didDeliverLocking(_ returned: Subscribers.Demand, nested: Bool) {
-        var more = returned
+        var more = unlimited ? .none : returned  // unlimited demand stays unlimited
         while true {
             core.lock.lock()
-            if !terminated { demand += more }
+            if !terminated && more != .none { demand += more }
             if nested {
                 // The outermost call on this thread gives the turn back.
                 core.lock.unlock()
                 return
             }
-            if !terminated, owesCurrent, demand > 0, core.state.completion == nil {
-                let value = takeCurrentLocked()
-                core.lock.unlock()
-                more = downstream.receive(value)
-                continue
+            guard core.replaysCurrent, !terminated, owesCurrent, demand > 0, core.state.completion == nil else {
+                giveBackTurnLocked()
+                return
             }
-            giveBackTurnLocked()
-            return
+            let value = takeCurrentLocked()
+            core.lock.unlock()
+            more = downstream.receive(value)
         }
     }
 
-    /// Takes this thread's turn (see ``TurnLock/enterTurnLocked(_:name:keeping:)``), after applying
-    /// a leave made without the lock; a thread about to wait for another thread's turn first makes
-    /// sure that thread will give it back under the lock (``markContendedLocked()``). A thread that
-    /// has to wait keeps the conduit alive meanwhile: it holds no snapshot. Called with the lock held.
+    /// Takes this thread's turn (see ``TurnLock/enterTurnLocked(_:thread:name:keeping:)``). A thread
+    /// that has to wait keeps the conduit alive meanwhile: it holds no snapshot. Called with the
+    /// lock held.
     @inlinable @inline(__always)
     func enterTurnLocked(_ thread: UInt = currentThreadID()) -> Bool {
-        if vacated {
-            // This thread's own earlier delivery gave the turn back without the lock, and nobody
-            // waits: leaving and entering again would change nothing.
-            if turn.owner == thread && turn.queue == nil {
-                setVacated(false)
-                return false
-            }
-            settleLocked()
-        }
-        if turn.isHeld && turn.owner != thread {
-            markContendedLocked()
-        }
-        return core.enterTurnLocked(&turn, thread: thread, name: description, keeping: self)
-    }
-
-    /// Gives the turn back without taking the lock, after a delivery that added no demand, on a
-    /// subject never contended: one store (`vacated`), where taking the lock again would be an
-    /// atomic read-modify-write — the difference between a send costing one such operation or two.
-    /// The next thread to look at the turn applies the leave under the lock (``settleLocked()``).
-    ///
-    /// Against a thread that starts to depend on this leave meanwhile (one about to wait for the
-    /// turn, or cancelling while this thread delivers), the two sides use the asymmetric barrier
-    /// pair of ``Lock``: here `vacated` is stored, then `contended` read; there `contended` is
-    /// stored, then `vacated` read (``markContendedLocked()``). One of the two sees the other's
-    /// store: either that thread applies the leave itself, or this one sees `contended` and applies
-    /// it under the lock (``SubjectCore/settleLeaveSlow(of:)``), or both, harmlessly.
-    ///
-    /// Once `vacated` is stored, another thread may apply the leave, release the subscriber and
-    /// free this conduit: after the store this method touches only the subject's core (alive for
-    /// the send under way), never `self`.
-    @inlinable @inline(__always)
-    func leaveTurnWithoutLock() {
-        let core = Unmanaged.passUnretained(self.core)
-        let address = self.address
-        setVacated(true)
-        storeLoadBarrierLight()
-        core._withUnsafeGuaranteedRef { core in
-            if core.contended.load(ordering: .relaxed) {
-                core.settleLeaveSlow(of: address)
-            }
-        }
-    }
-
-    /// Applies a leave the holder made without the lock (``leaveTurnWithoutLock()``), if there is
-    /// one, before the turn is looked at: the turn is free, or handed to the next waiter (woken
-    /// here: a futex wake, not user code). Called with the lock held. (A terminated conduit's
-    /// pending leave is applied by ``settleAndGiveBackLocked()`` or ``terminateLocked()``, which
-    /// release what it pinned; the other callers return before this on a terminated conduit.)
-    @inlinable @inline(__always)
-    func settleLocked() {
-        guard vacated else { return }
-        setVacated(false)
-        if case .handOff(let next) = turn.leave() { next.wake() }
-    }
-
-    /// A thread other than the turn's holder starts depending on the holder giving it back under
-    /// the lock: marks the subject contended (once, with the heavy barrier), then applies a leave
-    /// the holder made meanwhile. Called with the lock held.
-    @usableFromInline @inline(never)
-    func markContendedLocked() {
-        if !core.contended.load(ordering: .relaxed) {
-            core.contended.store(true, ordering: .relaxed)
-            // The holder is this thread (a cancel from inside its own delivery): it reads the flag
-            // later on its own stack, and needs no barrier to see it.
-            if turn.owner != currentThreadID() { storeLoadBarrierHeavy() }
-        }
-        settleLocked()
-    }
-
-    /// ``SubjectCore/settleLeaveSlow(of:)`` found the conduit: applies its pending leave, if no
-    /// other thread has, releasing what a cancel pinned meanwhile. Called with the lock held;
-    /// unlocks. The conduit may be gone when it returns.
-    @usableFromInline
-    func settleAndGiveBackLocked() {
-        guard vacated else {
-            core.lock.unlock()
-            return
-        }
-        setVacated(false)
-        giveBackTurnLocked()
+        core.enterTurnLocked(&turn, thread: thread, name: description, keeping: self)
     }
 
     /// Gives the turn back: to the next waiter, or, if none, frees it — and if the conduit was
@@ -845,14 +646,9 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     func terminateLocked() -> ConduitDownstream<Output, Failure> {
         terminated = true
         core.registry.remove(slot: Int(slot))
-        settleLocked()
         if turn.isHeld {
-            // A thread delivers (this one, further up its stack, or another): from now on it gives
-            // the turn back under the lock, where it releases what stays pinned here — unless it
-            // has given it back already.
-            markContendedLocked()
-        }
-        if turn.isHeld {
+            // A thread delivers (this one, further up its stack, or another): it releases the
+            // subscriber and the pin when it gives the turn back.
             pinLocked()
             return .released
         }
@@ -862,16 +658,15 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// Takes the conduit's retain on itself (see the type's discussion), once.
     @inlinable
     func pinLocked() {
-        guard !core.registry.pinned.contains(address) else { return }
-        core.registry.pinned.append(address)
+        guard !pinned else { return }
+        pinned = true
         _ = Unmanaged.passUnretained(self).retain()
     }
 
     /// Whether the caller must release the pin (after unlocking, as its last use of the conduit).
     @inlinable
     func unpinLocked() -> Bool {
-        guard let index = core.registry.pinned.firstIndex(of: address) else { return false }
-        core.registry.pinned.remove(at: index)
-        return true
+        defer { pinned = false }
+        return pinned
     }
 }

@@ -3,10 +3,10 @@ import Ripple
 import Testing
 
 extension Heavy {
-    /// A subject's subscriber turn is given back without the lock until another thread first depends
-    /// on it (a second sender, or a cancel from another thread during a delivery). These tests race
-    /// that first moment, on a fresh subject each round, so the switch happens while a sender is in
-    /// the middle of giving its turn back.
+    /// A subscriber's turn handed between threads on a fresh subject each round: the first moment
+    /// another thread depends on it (a second sender, a cancel from another thread during a
+    /// delivery, a completion racing a sender). An earlier engine gave turns back without the lock
+    /// until that moment; these races kept it honest and keep the engine that replaced it so.
     @Suite struct SubjectTurnHandoverTests {
         /// Counts its own deinits: a subscriber released twice, or never, shows here.
         final class Witness: @unchecked Sendable {
@@ -102,9 +102,8 @@ extension Heavy {
             #expect(finished, "a thread waiting for a subscriber's turn was never handed it")
         }
 
-        /// The conduit finds its `vacated` byte at an offset computed from its fields' layout, and
-        /// every conduit's `init` traps if the offset is wrong; the layout must not depend on the
-        /// subject's types. Subscribing with several, by sink and by subscriber, shows it does not.
+        /// Subjects of several output and failure types, by sink and by subscriber, deliver the same
+        /// way (the conduit is generic over them and specialized in client code).
         @Test func theConduitLayoutHoldsForEveryOutputAndFailureType() {
             struct Wide: Sendable { var a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0 }
             final class Reference: Sendable {}

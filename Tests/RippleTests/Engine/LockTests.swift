@@ -3,28 +3,45 @@ import Foundation
 import Testing
 
 /// The lock under contention: mutual exclusion, no lost wake-up (a sleeper whose unlock went
-/// unnoticed would hang the test), and the one-time switch to fenced unlocks on first contention.
-@Suite struct LockTests {
+/// unnoticed would hang the test), its owner in the word, a self-deadlock that traps, and the
+/// fallbacks it takes when the kernel refuses priority-inheriting futexes, or sleeping at all.
+@Suite(.serialized) struct LockTests {
     /// A lock and what it guards, shared by the test's threads.
     final class Guarded: @unchecked Sendable {
         let lock = Lock()
         /// Guarded by `lock`.
         var count = 0
-        var sleepers: UInt32 { lock.sleepers.load(ordering: .relaxed) }
+        #if !canImport(Darwin)
+        var word: UInt32 { lock.word.load(ordering: .relaxed) }
+        #endif
     }
 
-    @Test func anUncontendedLockNeverTouchesItsSleeperCount() {
+    @Test func anUncontendedLockHoldsItsOwnersIDAndIsFreeAfterwards() {
         let guarded = Guarded()
         for _ in 0..<1_000 {
             guarded.lock.lock()
+            #if !canImport(Darwin)
+            #expect(guarded.word == kernelThreadID())
+            #endif
             guarded.count += 1
             guarded.lock.unlock()
         }
         #expect(guarded.count == 1_000)
-        #expect(guarded.sleepers == 0)
+        #if !canImport(Darwin)
+        #expect(guarded.word == 0)
+        #endif
     }
 
-    @Test func aSleeperIsWokenByTheUnlockAndTheLockSwitchesToFencedUnlocks() {
+    @Test func aThreadTakingALockItHoldsTrapsInsteadOfHanging() async {
+        await #expect(processExitsWith: .failure) {
+            let lock = Lock()
+            lock.lock()
+            lock.lock()
+        }
+    }
+
+    #if !canImport(Darwin)
+    @Test func aSleeperIsWokenByTheUnlock() {
         let guarded = Guarded()
         guarded.lock.lock()
         let acquired = DispatchSemaphore(value: 0)
@@ -34,26 +51,30 @@ import Testing
             guarded.lock.unlock()
             acquired.signal()
         }
-        // Wait until the other thread has stopped re-reading the word and counted itself a sleeper.
+        // Wait until the other thread has stopped re-reading the word and sleeps on it: the kernel
+        // (or the plain path) has set the waiters bit.
         let deadline = Date().addingTimeInterval(30)
-        while guarded.sleepers & Lock.sleeperCount == 0 && Date() < deadline {
+        while guarded.word & Lock.waitersBit == 0 && Date() < deadline {
             usleep(100)
         }
-        #expect(guarded.sleepers & Lock.sleeperCount == 1)
+        #expect(guarded.word == kernelThreadID() | Lock.waitersBit)
         guarded.count += 1
         guarded.lock.unlock()
         #expect(acquired.wait(timeout: .now() + 30) == .success, "the sleeper was never woken")
         guarded.lock.lock()
         #expect(guarded.count == 2)
         guarded.lock.unlock()
-        // Contended once: every later unlock fences; nobody sleeps any more.
-        #expect(guarded.sleepers == Lock.fenced | Lock.ready)
     }
 
-    @Test(.timeLimit(.minutes(2))) func contendedThreadsExcludeEachOtherAndNoneSleepsForever() {
+    /// Each way of sleeping the lock may be left with, forced for the whole process for the test.
+    @Test(.timeLimit(.minutes(2)), arguments: [LockKernel.Mode.priorityInheriting, .plain, .yielding])
+    func contendedThreadsExcludeEachOtherAndNoneSleepsForever(mode: LockKernel.Mode) {
+        let previous = LockKernel.mode
+        LockKernel.force(mode)
+        defer { LockKernel.force(previous) }
         let guarded = Guarded()
         let threads = 4
-        let iterations = raceIterations(20_000)
+        let iterations = raceIterations(mode == .yielding ? 5_000 : 20_000)
         let finished = completesWithin(seconds: 90) {
             runConcurrently(threads: threads) { index in
                 for iteration in 0..<iterations {
@@ -73,6 +94,34 @@ import Testing
         guarded.lock.lock()
         #expect(guarded.count == threads * iterations)
         guarded.lock.unlock()
-        #expect(guarded.sleepers & Lock.sleeperCount == 0)
+        #expect(guarded.word == 0)
     }
+
+    /// A process that starts refusing priority-inheriting futexes while threads sleep in them
+    /// (say, a daemon that sandboxes itself after start): a sleeper whose wake is lost in the
+    /// switch looks again within its bounded sleep, so every thread still gets the lock.
+    @Test(.timeLimit(.minutes(2))) func switchingToPlainFutexesWhileThreadsSleepLosesNoThread() {
+        let previous = LockKernel.mode
+        LockKernel.force(.priorityInheriting)
+        defer { LockKernel.force(previous) }
+        let guarded = Guarded()
+        let threads = 4
+        let iterations = raceIterations(5_000)
+        let finished = completesWithin(seconds: 90) {
+            runConcurrently(threads: threads) { index in
+                for iteration in 0..<iterations {
+                    if index == 0 && iteration == iterations / 2 { LockKernel.force(.plain) }
+                    guarded.lock.lock()
+                    let seen = guarded.count
+                    if iteration % 31 == index { usleep(20) }
+                    guarded.count = seen + 1
+                    guarded.lock.unlock()
+                }
+            }
+        }
+        #expect(finished, "a thread waiting for the lock was never woken")
+        guard finished else { return }
+        #expect(guarded.count == threads * iterations)
+    }
+    #endif
 }

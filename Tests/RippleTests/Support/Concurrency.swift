@@ -31,11 +31,23 @@ func eventually(within seconds: Double = 30, _ condition: () async -> Bool) asyn
 /// most one of the test runner's threads at a time, so async tests elsewhere are never starved.
 @Suite(.serialized) struct Heavy {}
 
-/// Work a single-threaded heavy test does, scaled down under ThreadSanitizer, which checks nothing
-/// more in single-threaded code but runs it ten times slower. `.ci/run` sets RIPPLE_SANITIZED for
-/// its TSan job; plain `swift test` runs the full counts.
+/// Whether this process runs under ThreadSanitizer or AddressSanitizer, found at run time (their
+/// runtimes define `__tsan_init` / `__asan_init`), so `swift test --sanitize=thread` as a user types
+/// it scales the heavy tests down by itself. `RIPPLE_SANITIZED` in the environment forces it.
+let runningUnderSanitizer: Bool = {
+    if ProcessInfo.processInfo.environment["RIPPLE_SANITIZED"] != nil { return true }
+    #if canImport(Darwin)
+    let everything = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+    #else
+    let everything: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+    #endif
+    return dlsym(everything, "__tsan_init") != nil || dlsym(everything, "__asan_init") != nil
+}()
+
+/// Work a single-threaded heavy test does, scaled down under a sanitizer, which checks nothing more
+/// in single-threaded code but runs it ten times slower; plain `swift test` runs the full counts.
 func sanitizerScaled(_ count: Int) -> Int {
-    ProcessInfo.processInfo.environment["RIPPLE_SANITIZED"] == nil ? count : max(1, count / 10)
+    runningUnderSanitizer ? max(1, count / 10) : count
 }
 
 /// The iteration count of a race test: `RIPPLE_RACE_ITERATIONS` when set (for long runs on demand,
@@ -64,7 +76,7 @@ func completesWithin(seconds: Double = 30, _ body: @escaping @Sendable () -> Voi
 /// so a stack-depth test keeps its meaning where it counts. Returns what `body` returned (check it
 /// on the test's own thread).
 func onSanitizerSizedStack<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
-    guard ProcessInfo.processInfo.environment["RIPPLE_SANITIZED"] != nil else { return body() }
+    guard runningUnderSanitizer else { return body() }
     let done = DispatchSemaphore(value: 0)
     let result = Locked<Result?>(nil)
     let thread = Thread {
