@@ -286,7 +286,8 @@ final class Box<Value>: @unchecked Sendable {
 /// `__tsan_init` / `__asan_init`; looked up in every loaded image), or `RIPPLE_SANITIZED` is set.
 private let underSanitizer =
     ProcessInfo.processInfo.environment["RIPPLE_SANITIZED"] != nil
-    || ["__tsan_init", "__asan_init"].contains { dlsym(UnsafeMutableRawPointer(bitPattern: rtldDefault), $0) != nil }
+    || dlsym(UnsafeMutableRawPointer(bitPattern: rtldDefault), "__tsan_init") != nil
+    || dlsym(UnsafeMutableRawPointer(bitPattern: rtldDefault), "__asan_init") != nil
 
 #if canImport(Darwin)
 private let rtldDefault = -2

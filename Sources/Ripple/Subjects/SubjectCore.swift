@@ -89,7 +89,7 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         if let completion = state.completion {
             // Never attached: the token's cancel finds the conduit terminated and does nothing; the
             // closures go with the conduit, after unlocking.
-            conduit.terminated = true
+            conduit.machine.terminated = true
             lock.unlock()
             receiveCompletion?(completion)
             return AnyCancellable(object: EmptySubscription.shared)
@@ -102,7 +102,7 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
             return token
         }
         // What `request(.unlimited)` would do, in this same critical section: nothing is replayed.
-        conduit.demand = .unlimited
+        conduit.machine.demand = .unlimited
         let upstreams = registry.upstreamsToRequest()
         registry.append(consume conduit)
         lock.unlock()
@@ -382,15 +382,18 @@ enum ConduitDownstream<Output, Failure: Error>: ~Copyable {
     }
 }
 
-/// The subscription a subject hands to one subscriber.
+/// The subscription a subject hands to one subscriber: a ``ConduitMachine`` kept under the
+/// subject's lock, and the sequence around each of its transitions — apply it under the lock,
+/// perform what it returns after unlocking.
 ///
 /// Generic only over the subject's `Output` and `Failure`, so the subject calls it directly and the
-/// compiler specializes both together; the subscriber is reached through `downstream`.
+/// compiler specializes both together; the subscriber is reached through the machine's
+/// `downstream`, called in place.
 ///
-/// Serial delivery: calls to the subscriber are serialized by a ``DeliveryTurn`` kept under the
-/// subject's lock. A thread that finds the subscriber busy on another thread waits for its turn
-/// (first come, first served) and then delivers its own value on its own thread; a send from inside
-/// the subscriber's own `receive` is delivered at once, nested.
+/// Serial delivery: calls to the subscriber are serialized by the machine's ``DeliveryTurn``. A
+/// thread that finds the subscriber busy on another thread waits for its turn (first come, first
+/// served) and then delivers its own value on its own thread; a send from inside the subscriber's
+/// own `receive` is delivered at once, nested. Every turn is taken and given back under the lock.
 ///
 /// Lifetime during a delivery: the thread delivering holds no reference of its own. A send to many
 /// subscribers keeps them alive through its snapshot of the registry; a send to the only subscriber
@@ -411,36 +414,20 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     }
 
     @usableFromInline let core: SubjectCore<Output, Failure>
-
-    // Everything below is guarded by `core.lock`. Swift lays class fields out in declaration order;
-    // this order packs the small fields behind the 17-byte `downstream` so a conduit is 72 bytes,
-    // an 80-byte malloc block.
-    @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-    /// Who is calling the subscriber, and who waits to (see ``DeliveryTurn``). A
-    /// ``CurrentValueSubject``'s conduit creates the turn's queue up front: it also keeps the
-    /// version of the value last replayed.
-    @exclusivity(unchecked) @usableFromInline var turn = DeliveryTurn()
-    /// `.released` once terminated — except while a thread holds the turn (see `terminateLocked()`).
-    @exclusivity(unchecked) @usableFromInline var downstream: ConduitDownstream<Output, Failure>
-    @exclusivity(unchecked) @usableFromInline var terminated = false
-    /// CurrentValueSubject: the subscriber has not seen the latest value yet and gets it on demand.
-    @exclusivity(unchecked) @usableFromInline var owesCurrent: Bool
-    /// Whether the conduit holds a retain on itself: terminated while a thread held its turn (see
-    /// the type's discussion). The thread that gives the turn back drops it.
-    @exclusivity(unchecked) @usableFromInline var pinned = false
-    /// Position in the registry's `slots`.
+    /// Guarded by `core.lock`, except that the thread holding the turn calls `machine.downstream`
+    /// in place with the lock released (the machine never replaces it while the turn is held).
+    /// Swift lays class fields out in declaration order: the machine's small fields pack behind its
+    /// 17-byte `downstream`, so a conduit is 72 bytes, an 80-byte malloc block.
+    @exclusivity(unchecked) @usableFromInline var machine: ConduitMachine<Output, Failure>
+    /// Position in the registry's `slots`; guarded by `core.lock`.
     @exclusivity(unchecked) @usableFromInline var slot: UInt32
 
     @inlinable
     init(core: SubjectCore<Output, Failure>, slot: Int, downstream: consuming ConduitDownstream<Output, Failure>) {
         self.core = core
-        self.downstream = downstream
-        self.owesCurrent = core.replaysCurrent
+        self.machine = ConduitMachine(downstream: downstream, replaysCurrent: core.replaysCurrent)
         self.slot = UInt32(slot)
         super.init()
-        if core.replaysCurrent {
-            turn.queue = TurnQueue(name: "CurrentValueSubject")
-        }
     }
 
     @usableFromInline var description: String { core.replaysCurrent ? "CurrentValueSubject" : "PassthroughSubject" }
@@ -465,64 +452,26 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// `offer` with the core's lock already held; unlocks it.
     @inlinable
     func offerLocked(_ value: Output, version: UInt64, thread: UInt) {
-        // After the subject's completion nothing new is accepted (values already accepted, and
-        // waiting for their turn, are still delivered before the completion).
-        guard !terminated, core.state.completion == nil else {
-            core.lock.unlock()
-            return
-        }
-        if core.replaysCurrent, let queue = turn.queue, version <= queue.replayedVersion {
-            // Already delivered as the current value by `request`.
-            core.lock.unlock()
-            return
-        }
-        guard demand > 0 else {
-            if core.replaysCurrent { owesCurrent = true }
-            core.lock.unlock()
-            return
-        }
-        let unlimited = demand == .unlimited
-        if !unlimited { demand -= 1 }
-        if core.replaysCurrent { owesCurrent = false }
-        let nested = enterTurnLocked(thread)
-        guard !terminated else {
-            // Cancelled while this thread waited for its turn.
-            giveBackTurnLocked()
-            return
-        }
+        let offer = machine.offer(
+            thread: thread, version: version, subjectCompleted: core.state.completion != nil,
+            replays: core.replaysCurrent)
+        guard let nested = enterLocked(offer.entry) else { return }
         core.lock.unlock()
-        let more = downstream.receive(value)
-        didDeliver(more, nested: nested, unlimited: unlimited)
+        let more = machine.downstream.receive(value)
+        didDeliver(offer.unlimited ? .none : more, nested: nested)
     }
 
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
         core.lock.lock()
-        guard !terminated else {
-            core.lock.unlock()
-            return
-        }
-        let nested = enterTurnLocked()
-        guard !terminated else {
-            // Cancelled while this thread waited for its turn.
-            giveBackTurnLocked()
-            return
-        }
-        deliverCompletionLocked(completion, nested: nested)
-    }
-
-    /// With the lock and the turn held: terminates, then calls the subscriber's
-    /// `receive(completion:)` (which `terminateLocked` left in place, since the turn is held).
-    /// Unlocks.
-    @inlinable
-    func deliverCompletionLocked(_ completion: Subscribers.Completion<Failure>, nested: Bool) {
-        let released = terminateLocked()
+        guard let nested = enterLocked(machine.enterForCompletion(thread: currentThreadID())) else { return }
+        // The turn is this thread's, so the subscriber stays in place (pinned) for the call below.
+        _ = terminateLocked()
         core.lock.unlock()
-        _ = consume released
-        downstream.receive(completion: completion)
+        machine.downstream.receive(completion: completion)
         if !nested {
             core.lock.lock()
-            giveBackTurnLocked()
+            leaveLocked()
         }
     }
 
@@ -532,141 +481,132 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     func request(_ demand: Subscribers.Demand) {
         require(demand > 0, "\(description): demand must be greater than zero (got \(demand))")
         core.lock.lock()
-        guard !terminated else {
+        switch machine.request(demand, thread: currentThreadID(), subjectCompleted: core.state.completion != nil) {
+        case .done:
             core.lock.unlock()
-            return
-        }
-        self.demand += demand
-        guard owesCurrent, core.state.completion == nil else {
+        case .askUpstreams:
             let upstreams = core.replaysCurrent ? [] : core.registry.upstreamsToRequest()
             core.lock.unlock()
             for upstream in upstreams { upstream.request(.unlimited) }
-            return
-        }
-        // CurrentValueSubject: the current value is owed; deliver it on this thread, in turn.
-        let nested = enterTurnLocked()
-        guard !terminated, owesCurrent, demand > 0, core.state.completion == nil else {
-            // Another thread's delivery, while this one waited, settled what was owed (or the
-            // subscriber went away): give the turn back.
+        case .deliverCurrent(let entry):
+            // CurrentValueSubject: the current value is owed; deliver it on this thread, in turn.
+            guard let nested = enterLocked(entry) else { return }
+            guard machine.takeCurrentIfOwed(subjectCompleted: core.state.completion != nil, version: core.state.version)
+            else {
+                // Another thread's delivery, while this one waited, settled what was owed.
+                if nested { core.lock.unlock() } else { leaveLocked() }
+                return
+            }
+            // `owesCurrent` is only ever true for a CurrentValueSubject, whose `current` is never nil.
+            let value = core.state.current!
             core.lock.unlock()
-            didDeliver(.none, nested: nested)
-            return
+            let more = machine.downstream.receive(value)
+            didDeliver(more, nested: nested)
         }
-        let value = takeCurrentLocked()
-        core.lock.unlock()
-        let more = downstream.receive(value)
-        didDeliver(more, nested: nested)
     }
 
     /// Cancels delivery and releases the subscriber. Reached through ``AnyCancellable`` by a virtual
     /// call into unspecialized code, so it touches nothing whose layout depends on `Output`.
     ///
-    /// It does not wait for a delivery in progress on another thread (that one finishes; nothing
-    /// starts after `cancel()` returns, and threads waiting for their turn give up).
+    /// It does not wait for a delivery in progress on another thread: that call finishes, and a
+    /// delivery that thread had already decided may still begin (at most one call, by the thread
+    /// holding the turn); nothing is decided after `cancel()` returns, and threads waiting for
+    /// their turn give up.
     @usableFromInline
     override func cancel() {
         core.lock.lock()
-        guard !terminated else {
-            core.lock.unlock()
-            return
-        }
         let released = terminateLocked()
         core.lock.unlock()
         // Released here, outside the lock: its deinit may run user code.
         _ = consume released
     }
 
-    // MARK: The turn
+    // MARK: Performing the machine's actions
 
-    /// Called after a delivery returns: adds the demand it returned; then, unless this was a nested
-    /// call, delivers a current value still owed (CurrentValueSubject) and gives the turn back.
+    /// Performs an entry (with the lock held): returns `nested` with the lock still held and the
+    /// turn this thread's — after parking until it is handed over, if it must wait — or `nil`, with
+    /// the lock released, when there is nothing to call.
     @inlinable @inline(__always)
-    func didDeliver(_ returned: Subscribers.Demand, nested: Bool, unlimited: Bool = false) {
-        var more = unlimited ? .none : returned  // unlimited demand stays unlimited
+    func enterLocked(_ entry: ConduitMachine<Output, Failure>.Entry) -> Bool? {
+        switch entry {
+        case .drop:
+            core.lock.unlock()
+            return nil
+        case .call(let nested):
+            return nested
+        case .wait(let waiter):
+            // Keeps the conduit alive while parked: this thread holds no snapshot.
+            core.enterTurnSlowLocked(waiter, machine.turn.queue.unsafelyUnwrapped, keeping: self)
+            guard machine.resumed() else {
+                // Cancelled while this thread waited for its turn.
+                leaveLocked()
+                return nil
+            }
+            return false
+        }
+    }
+
+    /// Called after a call returns (`returned` is `.none` when the demand was unlimited): adds the
+    /// demand; then, unless this was a nested call, delivers a current value still owed
+    /// (CurrentValueSubject) and gives the turn back.
+    @inlinable @inline(__always)
+    func didDeliver(_ returned: Subscribers.Demand, nested: Bool) {
+        var more = returned
         while true {
             core.lock.lock()
-            if !terminated && more != .none { demand += more }
-            if nested {
-                // The outermost call on this thread gives the turn back.
+            switch machine.delivered(
+                more, nested: nested, subjectCompleted: core.state.completion != nil,
+                replays: core.replaysCurrent, version: core.state.version)
+            {
+            case .nested:
                 core.lock.unlock()
                 return
-            }
-            guard core.replaysCurrent, !terminated, owesCurrent, demand > 0, core.state.completion == nil else {
-                giveBackTurnLocked()
+            case .deliverCurrent:
+                let value = core.state.current!
+                core.lock.unlock()
+                more = machine.downstream.receive(value)
+            case .leave(let leave):
+                performLocked(leave)
                 return
             }
-            let value = takeCurrentLocked()
-            core.lock.unlock()
-            more = downstream.receive(value)
         }
     }
 
-    /// Takes this thread's turn (see ``TurnLock/enterTurnLocked(_:thread:name:keeping:)``). A thread
-    /// that has to wait keeps the conduit alive meanwhile: it holds no snapshot. Called with the
-    /// lock held.
-    @inlinable @inline(__always)
-    func enterTurnLocked(_ thread: UInt = currentThreadID()) -> Bool {
-        core.enterTurnLocked(&turn, thread: thread, name: description, keeping: self)
-    }
-
-    /// Gives the turn back: to the next waiter, or, if none, frees it — and if the conduit was
-    /// terminated meanwhile, releases the subscriber and the pin. Called with the lock held; unlocks.
-    /// The conduit may be gone when it returns.
+    /// Gives the turn back (called with the lock and the turn held; unlocks). The conduit may be
+    /// gone when it returns.
     @inlinable
-    func giveBackTurnLocked() {
-        guard terminated, !turn.hasWaiters else {
-            core.leaveTurnLocked(&turn)
-            return
-        }
-        // The last thread to hold the turn of a terminated conduit: release what it pinned.
-        _ = turn.leave()
-        let released = downstream.take()
-        let unpin = unpinLocked()
+    func leaveLocked() {
+        performLocked(machine.leave())
+    }
+
+    /// Unlocks, then performs `leave`: wakes the next waiter, releases the subscriber, drops the pin
+    /// — the last as the very last use of the conduit.
+    @inlinable
+    func performLocked(_ leave: consuming ConduitMachine<Output, Failure>.Leave) {
         core.lock.unlock()
-        _ = consume released
+        if case .handOff(let next) = leave.exit { next.wake() }
+        let unpin = leave.unpin
+        _ = consume leave  // the subscriber's deinit may be user code: after unlocking
         if unpin { Unmanaged.passUnretained(self).release() }
     }
 
-    /// CurrentValueSubject: charges one demand for the current value and marks it delivered.
-    @inlinable
-    func takeCurrentLocked() -> Output {
-        owesCurrent = false
-        // A CurrentValueSubject's conduit always has its queue.
-        turn.queue?.replayedVersion = core.state.version
-        demand -= 1
-        // `owesCurrent` is only ever true for a CurrentValueSubject, whose `current` is never nil.
-        return core.state.current!
-    }
-
-    /// Marks the conduit terminated and removes it from the subject. Returns the subscriber for the
-    /// caller to notify or release outside the lock — unless a thread (this one included, further up
-    /// the stack) holds the turn: then it stays in place, the conduit pins itself, and the thread that
-    /// gives the turn back releases both (`giveBackTurnLocked`).
+    /// Terminates (a cancel, or a completion about to be delivered with the turn held) and removes
+    /// the conduit from the subject. Returns the subscriber, for the caller to release after
+    /// unlocking — `.released` if a thread (this one included, further up its stack) holds the
+    /// turn: then it stays in place, the conduit pins itself, and the thread that gives the turn
+    /// back releases both. Called with the lock held.
     @inlinable
     func terminateLocked() -> ConduitDownstream<Output, Failure> {
-        terminated = true
-        core.registry.remove(slot: Int(slot))
-        if turn.isHeld {
-            // A thread delivers (this one, further up its stack, or another): it releases the
-            // subscriber and the pin when it gives the turn back.
-            pinLocked()
+        switch machine.terminate() {
+        case .none:
             return .released
+        case .pin:
+            core.registry.remove(slot: Int(slot))
+            _ = Unmanaged.passUnretained(self).retain()
+            return .released
+        case .release(let downstream):
+            core.registry.remove(slot: Int(slot))
+            return downstream
         }
-        return downstream.take()
-    }
-
-    /// Takes the conduit's retain on itself (see the type's discussion), once.
-    @inlinable
-    func pinLocked() {
-        guard !pinned else { return }
-        pinned = true
-        _ = Unmanaged.passUnretained(self).retain()
-    }
-
-    /// Whether the caller must release the pin (after unlocking, as its last use of the conduit).
-    @inlinable
-    func unpinLocked() -> Bool {
-        defer { pinned = false }
-        return pinned
     }
 }
