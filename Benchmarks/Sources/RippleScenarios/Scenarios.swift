@@ -134,6 +134,15 @@ public enum Suite {
             }
         }
 
+        add("heap per fresh ObservableObject (1 @Published)") {
+            .heap { n in
+                let keep = KeepAlive()
+                keep.objects.reserveCapacity(n)
+                for _ in 0..<n { keep.objects.append(Model()) }
+                return keep
+            }
+        }
+
         // MARK: Contended
         add("contended: 4 threads send into 1 subject (per send)") {
             // Four threads send into one subject with one sink at the same time: what waiting for

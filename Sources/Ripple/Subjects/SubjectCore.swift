@@ -21,7 +21,7 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Internal/A
 /// - Subscribers are kept in subscription order; cancelling leaves a hole that is trimmed from the end
 ///   or compacted once holes outnumber live subscribers, so subscribe and cancel are amortised O(1).
 ///
-/// Layout for speed (see `Documentation/Locking.md`): everything generic is specialized in client
+/// Layout for speed (see `Documentation/Engine.md`): everything generic is specialized in client
 /// code through `@inlinable`; what is reached through dynamic dispatch (cancel, through
 /// ``AnyCancellable``) touches only non-generic state, so it needs no runtime metadata lookups; and a
 /// delivery retains nothing (see ``SubjectConduit`` for why that is safe).

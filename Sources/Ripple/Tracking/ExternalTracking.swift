@@ -68,14 +68,4 @@ public enum _ExternalTracking {
         guard isInstalled else { return nil }
         return installed.withLock { $0 }
     }
-
-    /// Per-object state for the bridge (its `ObservationRegistrar`), kept in the object's first
-    /// `@Published` storage; `nil` for objects without `@Published` properties.
-    public static func state(of object: AnyObject, create: () -> AnyObject) -> AnyObject? {
-        let first = LayoutCache.firstPublishedOffset(of: object)
-        guard first >= 0 else { return nil }
-        return unmanagedPublishedBox(of: object, at: first)._withUnsafeGuaranteedRef { box in
-            box.externalState(create: create)
-        }
-    }
 }
