@@ -40,6 +40,7 @@ let package = Package(
         // For the sandbox tests only (not a product): seccomp filters that refuse what Ripple's lock
         // may use, and a program linking Ripple that runs under them.
         .target(name: "CRippleSandbox"),
+        .executableTarget(name: "RippleSandboxProbe", dependencies: ["Ripple", "CRippleSandbox"]),
         .executableTarget(
             name: "Playground", dependencies: ["Ripple", "RippleObservation", "RippleUI"], path: "Playground"),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
