@@ -44,6 +44,8 @@ let package = Package(
         .executableTarget(
             name: "Playground", dependencies: ["Ripple", "RippleObservation", "RippleUI"], path: "Playground"),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
+        // Runs RippleSandboxProbe (built beside the tests) under those filters.
+        .testTarget(name: "RippleSandboxTests", dependencies: ["RippleSandboxProbe"]),
         .testTarget(name: "RippleObservationTests", dependencies: ["Ripple", "RippleObservation"]),
         .testTarget(name: "RippleFoundationTests", dependencies: ["RippleFoundation", "RippleTesting"]),
         .testTarget(name: "RippleUITests", dependencies: ["RippleUI"]),
