@@ -124,6 +124,7 @@ final class Stage: Sendable {
     let passthrough = PassthroughSubject<Int, Never>()
     let currentValue = CurrentValueSubject<Int, Never>(-1)
     let full = Tally(), cancelled = Tally(), late = Tally(), current = (Tally(), Tally())
+    /// Keeps the sinks that stay subscribed.
     let tokens: [AnyCancellable]
     let cancelledToken: AnyCancellable
     /// The late sink's token; set by the fifth thread, read after it is joined.
@@ -160,7 +161,7 @@ final class Stage: Sendable {
             if !condition { failures.append("\(label): " + message()) }
         }
         let sinks = [("PassthroughSubject's sink", full, total...total, 1),
-                     ("PassthroughSubject's cancelled sink", cancelled, countAtCancel.load(ordering: .relaxed)...total, 0),
+                     ("PassthroughSubject's cancelled sink", cancelled, min(countAtCancel.load(ordering: .relaxed), total)...total, 0),
                      ("PassthroughSubject's late sink", late, 0...total, 1),
                      ("CurrentValueSubject's first sink", current.0, total + 1...total + 1, 1),
                      ("CurrentValueSubject's second sink", current.1, total + 1...total + 1, 1)]
