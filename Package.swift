@@ -37,9 +37,15 @@ let package = Package(
         .target(name: "Combine", dependencies: ["Ripple", "RippleFoundation"]),
         // Tools for users' tests: a virtual-time scheduler (Foundation is fine here).
         .target(name: "RippleTesting", dependencies: ["Ripple"]),
+        // For the sandbox tests only (not a product): seccomp filters that refuse what Ripple's lock
+        // may use, and a program linking Ripple that runs under them.
+        .target(name: "CRippleSandbox"),
+        .executableTarget(name: "RippleSandboxProbe", dependencies: ["Ripple", "CRippleSandbox"]),
         .executableTarget(
             name: "Playground", dependencies: ["Ripple", "RippleObservation", "RippleUI"], path: "Playground"),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
+        // Runs RippleSandboxProbe (built beside the tests) under those filters.
+        .testTarget(name: "RippleSandboxTests", dependencies: ["RippleSandboxProbe"]),
         .testTarget(name: "RippleObservationTests", dependencies: ["Ripple", "RippleObservation"]),
         .testTarget(name: "RippleFoundationTests", dependencies: ["RippleFoundation", "RippleTesting"]),
         .testTarget(name: "RippleUITests", dependencies: ["RippleUI"]),

@@ -1,0 +1,292 @@
+// The program the sandbox tests (Tests/RippleSandboxTests) run under seccomp filters that refuse
+// membarrier(2) and the priority-inheritance futex operations: it links Ripple, and must keep
+// working — exit 0 — whatever the system refuses, from its first instruction or from midway.
+//
+//     RippleSandboxProbe launch <filter> <mode>   installs the filter, then runs itself as <mode>
+//     RippleSandboxProbe use                      a contended workload on Ripple's subjects
+//     RippleSandboxProbe use-refusing-midway      the same, refusing on all threads while it runs
+//     RippleSandboxProbe idle                     links Ripple, never uses it
+//     RippleSandboxProbe probe-membarrier         shows what the filter in force refuses
+//
+// Filters: refuse, refuse-barrier-command, kill (CRippleSandbox.h says what each does). Threads are
+// pthreads and nothing here uses Foundation or Dispatch, so what the filter meets is Ripple's.
+#if os(Linux)
+import CRippleSandbox
+import Glibc
+import Ripple
+import Synchronization
+
+/// The filters, by the name `launch` takes.
+let filters: [String: RippleSandboxFilter] = [
+    "refuse": RippleSandboxRefuse,
+    "refuse-barrier-command": RippleSandboxRefuseBarrierCommand,
+    "kill": RippleSandboxKill,
+]
+
+/// Writes `line` to standard output at once (no buffer, so what was said survives a crash).
+func say(_ line: String) {
+    var text = line + "\n"
+    text.withUTF8 { bytes in _ = write(STDOUT_FILENO, bytes.baseAddress, bytes.count) }
+}
+
+/// A system call's result as the summary prints it: the number, or the errno's name.
+func describe(_ result: Int) -> String {
+    if result >= 0 { return "\(result)" }
+    switch Int32(-result) {
+    case EPERM: return "EPERM"
+    case ENOSYS: return "ENOSYS"
+    case EINVAL: return "EINVAL"
+    default: return "errno \(-result)"
+    }
+}
+
+/// Installs the filter named `name` on this (only) thread, then replaces the program with itself
+/// running `mode`: the new program runs under the filter from its first instruction, loader and
+/// library initializers included (no_new_privs keeps the filter across execve).
+func launch(filter name: String, mode: String) -> Int32 {
+    guard let filter = filters[name] else {
+        say("launch: no filter named \(name)")
+        return 64
+    }
+    let error = ripple_sandbox_install(filter, 0)
+    guard error == 0 else {
+        say("launch: installing \(name) failed: \(String(cString: strerror(error)))")
+        return 1
+    }
+    let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(CommandLine.arguments[0]), strdup(mode), nil]
+    execv("/proc/self/exe", arguments)
+    say("launch: execv failed: \(String(cString: strerror(errno)))")
+    return 1
+}
+
+/// A number for the calling thread.
+func currentThread() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
+
+/// A closure run by `startThread` on its new thread.
+final class ThreadBody {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+/// Starts `body` on a new pthread (no Foundation, no Dispatch: their locks are not Ripple's).
+func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var thread = pthread_t()
+    let result = pthread_create(&thread, nil, { context in
+        Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().body()
+        return nil
+    }, context)
+    guard result == 0 else { fatalError("pthread_create failed: \(result)") }
+    return thread
+}
+
+/// A sender's thread, recorded by the sender itself before its first send.
+final class SenderSlot: Sendable {
+    let thread = Atomic<UInt>(0)
+}
+
+/// What one subscriber received, counted from the delivering threads.
+final class Tally: Sendable {
+    let values = Atomic<Int>(0)
+    let completions = Atomic<Int>(0)
+    /// Values delivered on a thread other than their sender's.
+    let wrongThread = Atomic<Int>(0)
+    /// Deliveries that began while another delivery to this subscriber was running.
+    let overlaps = Atomic<Int>(0)
+    let busy = Atomic<Bool>(false)
+    /// Keeps the work below from being optimized away.
+    let checksum = Atomic<UInt64>(0)
+
+    /// Counts `value` (whose sender is `value / Workload.senderStride`) and does a little work, so
+    /// other senders meet this delivery and wait their turn.
+    func receive(_ value: Int, senders: [SenderSlot]) {
+        if busy.exchange(true, ordering: .acquiring) { overlaps.add(1, ordering: .relaxed) }
+        if value >= 0, senders[value / Workload.senderStride].thread.load(ordering: .relaxed) != currentThread() {
+            wrongThread.add(1, ordering: .relaxed)
+        }
+        var state = UInt64(truncatingIfNeeded: value) | 1
+        for _ in 0..<8 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+        }
+        checksum.wrappingAdd(state, ordering: .relaxed)
+        // Now and then a long delivery, so the other senders must sleep until it ends.
+        if value % 500 == 499 { usleep(200) }
+        values.add(1, ordering: .relaxed)
+        busy.store(false, ordering: .releasing)
+    }
+}
+
+/// One pair of subjects and their sinks: a `PassthroughSubject` with a sink that stays, one that a
+/// fifth thread cancels midway and one it subscribes midway; a `CurrentValueSubject` with two sinks.
+final class Stage: Sendable {
+    let passthrough = PassthroughSubject<Int, Never>()
+    let currentValue = CurrentValueSubject<Int, Never>(-1)
+    let full = Tally(), cancelled = Tally(), late = Tally(), current = (Tally(), Tally())
+    /// Keeps the sinks that stay subscribed.
+    let tokens: [AnyCancellable]
+    let cancelledToken: AnyCancellable
+    /// The late sink's token; set by the fifth thread, read after it is joined.
+    nonisolated(unsafe) var lateToken: AnyCancellable?
+    /// The cancelled sink's count when its `cancel()` returned.
+    let countAtCancel = Atomic<Int>(-1)
+
+    init(senders: [SenderSlot]) {
+        tokens = [Self.subscribe(full, to: passthrough, senders: senders),
+                  Self.subscribe(current.0, to: currentValue, senders: senders),
+                  Self.subscribe(current.1, to: currentValue, senders: senders)]
+        cancelledToken = Self.subscribe(cancelled, to: passthrough, senders: senders)
+    }
+
+    /// A sink on `subject` that counts into `tally`.
+    static func subscribe(_ tally: Tally, to subject: some Subject<Int, Never>, senders: [SenderSlot]) -> AnyCancellable {
+        subject.sink(
+            receiveCompletion: { _ in tally.completions.add(1, ordering: .relaxed) },
+            receiveValue: { tally.receive($0, senders: senders) })
+    }
+
+    /// The fifth thread's part: subscribes the late sink and cancels the cancelled one.
+    func churn(senders: [SenderSlot]) {
+        lateToken = Self.subscribe(late, to: passthrough, senders: senders)
+        cancelledToken.cancel()
+        countAtCancel.store(cancelled.values.load(ordering: .relaxed), ordering: .relaxed)
+    }
+
+    /// What went wrong, given that every sender sent `perSender` values here and both completed.
+    func failures(perSender: Int, label: String) -> [String] {
+        let total = Workload.senderCount * perSender
+        var failures: [String] = []
+        func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+            if !condition { failures.append("\(label): " + message()) }
+        }
+        let sinks = [("PassthroughSubject's sink", full, total...total, 1),
+                     ("PassthroughSubject's cancelled sink", cancelled, min(countAtCancel.load(ordering: .relaxed), total)...total, 0),
+                     ("PassthroughSubject's late sink", late, 0...total, 1),
+                     ("CurrentValueSubject's first sink", current.0, total + 1...total + 1, 1),
+                     ("CurrentValueSubject's second sink", current.1, total + 1...total + 1, 1)]
+        for (name, tally, expected, expectedCompletions) in sinks {
+            let values = tally.values.load(ordering: .relaxed)
+            check(expected.contains(values), "\(name) received \(values) values, not \(expected)")
+            let completions = tally.completions.load(ordering: .relaxed)
+            check(completions == expectedCompletions, "\(name) received \(completions) completions, not \(expectedCompletions)")
+            let wrongThread = tally.wrongThread.load(ordering: .relaxed)
+            check(wrongThread == 0, "\(name): \(wrongThread) values arrived on another thread than their sender's")
+            let overlaps = tally.overlaps.load(ordering: .relaxed)
+            check(overlaps == 0, "\(name): \(overlaps) deliveries began while another was running")
+        }
+        check(countAtCancel.load(ordering: .relaxed) >= 0 && lateToken != nil, "the fifth thread did not run")
+        return failures
+    }
+
+    /// The counts, for the summary line.
+    var counts: String {
+        "PassthroughSubject sinks \(full.values.load(ordering: .relaxed)), "
+            + "\(cancelled.values.load(ordering: .relaxed)) (cancelled), \(late.values.load(ordering: .relaxed)) (late); "
+            + "CurrentValueSubject sinks \(current.0.values.load(ordering: .relaxed)), \(current.1.values.load(ordering: .relaxed))"
+    }
+}
+
+/// Four threads each sending half their values into one `Stage` and half into a second, while a
+/// fifth thread subscribes and cancels sinks in the middle of each; then all four subjects complete.
+/// Every value is checked to arrive once per sink, on its sender's thread, with no two deliveries
+/// to a sink at once. The second stage's locks and delivery turns are first contended in the second
+/// half, so with `use-refusing-midway` (the filter comes a quarter of the way in) they are contended
+/// only under the filter.
+enum Workload {
+    static let senderCount = 4
+    /// A value is `sender * senderStride + sequence`.
+    static let senderStride = 1_000_000
+
+    /// Runs the workload; with `refusingMidway`, sender 0 installs the `refuse` filter on every
+    /// thread of the process after a quarter of its sends. Returns the exit status.
+    static func run(refusingMidway: Bool, name: String) -> Int32 {
+        // A tenth of the work under sanitizers, which run it ten times slower.
+        let perSender = getenv("RIPPLE_SANITIZED") == nil ? 10_000 : 1_000
+        let perStage = perSender / 2
+        let senders = (0..<senderCount).map { _ in SenderSlot() }
+        let stages = [Stage(senders: senders), Stage(senders: senders)]
+        let senderZeroProgress = Atomic<Int>(0)
+        let installResult = Atomic<Int32>(-1)
+
+        var threads = (0..<senderCount).map { sender in
+            startThread {
+                senders[sender].thread.store(currentThread(), ordering: .relaxed)
+                for sequence in 0..<perSender {
+                    if refusingMidway, sender == 0, sequence == perSender / 4 {
+                        installResult.store(ripple_sandbox_install(RippleSandboxRefuse, 1), ordering: .relaxed)
+                    }
+                    let stage = stages[sequence / perStage]
+                    stage.passthrough.send(sender * senderStride + sequence)
+                    stage.currentValue.send(sender * senderStride + sequence)
+                    if sender == 0 { senderZeroProgress.store(sequence + 1, ordering: .releasing) }
+                }
+            }
+        }
+        threads.append(startThread {
+            for (index, stage) in stages.enumerated() {
+                while senderZeroProgress.load(ordering: .acquiring) < index * perStage + perStage / 2 { usleep(50) }
+                stage.churn(senders: senders)
+            }
+        })
+        for thread in threads { pthread_join(thread, nil) }
+        for stage in stages {
+            stage.passthrough.send(completion: .finished)
+            stage.currentValue.send(completion: .finished)
+        }
+
+        var failures = stages.enumerated().flatMap { index, stage in
+            stage.failures(perSender: perStage, label: "stage \(index + 1)")
+        }
+        var refusal = ""
+        if refusingMidway {
+            let result = installResult.load(ordering: .relaxed)
+            if result != 0 {
+                failures.append("installing the refuse filter midway failed: \(String(cString: strerror(result)))")
+            }
+            refusal = "; refuse filter installed on all threads before sender 0's send \(perSender / 4 + 1)"
+        }
+        // The filter in force, seen from this thread (for `refuse`: EPERM, so it really refused).
+        let query = describe(ripple_sandbox_membarrier(RippleSandboxBarrierQuery))
+        guard failures.isEmpty else {
+            say("\(name): FAILED: " + failures.joined(separator: "; "))
+            return 1
+        }
+        say("\(name): ok: \(senderCount) senders × \(perSender) values, half to each stage; stage 1: "
+            + "\(stages[0].counts); stage 2: \(stages[1].counts)\(refusal); membarrier(QUERY) now: \(query)")
+        return 0
+    }
+}
+
+/// Runs the mode the arguments name; returns the exit status.
+func run(_ arguments: [String]) -> Int32 {
+    switch arguments.first {
+    case "launch" where arguments.count == 3:
+        return launch(filter: arguments[1], mode: arguments[2])
+    case "use":
+        return Workload.run(refusingMidway: false, name: "use")
+    case "use-refusing-midway":
+        return Workload.run(refusingMidway: true, name: "use-refusing-midway")
+    case "idle":
+        // Links Ripple without running any of it: there are never this many arguments.
+        if CommandLine.arguments.count > 1000 { PassthroughSubject<Int, Never>().send(1) }
+        say("idle: ok")
+        return 0
+    case "probe-membarrier":
+        let query = describe(ripple_sandbox_membarrier(RippleSandboxBarrierQuery))
+        let register = describe(ripple_sandbox_membarrier(RippleSandboxBarrierRegisterPrivateExpedited))
+        let expedited = describe(ripple_sandbox_membarrier(RippleSandboxBarrierPrivateExpedited))
+        let trylockPI = describe(Int(ripple_sandbox_futex_trylock_pi()))
+        say("probe-membarrier: query=\(query) register=\(register) expedited=\(expedited) trylock-pi=\(trylockPI)")
+        return 0
+    default:
+        say("usage: RippleSandboxProbe launch <refuse|refuse-barrier-command|kill> <mode> | use | "
+            + "use-refusing-midway | idle | probe-membarrier")
+        return 64
+    }
+}
+
+exit(run(Array(CommandLine.arguments.dropFirst())))
+#else
+print("RippleSandboxProbe runs on Linux only")
+#endif
