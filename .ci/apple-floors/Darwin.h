@@ -32,6 +32,13 @@ typedef struct os_unfair_lock_s { uint32_t _os_unfair_lock_opaque; } os_unfair_l
 void os_unfair_lock_lock(os_unfair_lock_t) RIPPLE_MACOS(10.12);
 void os_unfair_lock_unlock(os_unfair_lock_t) RIPPLE_MACOS(10.12);
 
+// <sys/qos.h>, <pthread/qos.h>: a thread's quality of service, and overriding another thread's.
+typedef enum : unsigned int { QOS_CLASS_UNSPECIFIED = 0 } qos_class_t;
+qos_class_t qos_class_self(void) RIPPLE_MACOS(10.10);
+typedef struct pthread_override_s *pthread_override_t;
+pthread_override_t pthread_override_qos_class_start_np(pthread_t, qos_class_t, int) RIPPLE_MACOS(10.10);
+int pthread_override_qos_class_end_np(pthread_override_t) RIPPLE_MACOS(10.10);
+
 void *dlsym(void *, const char *);
 size_t strlen(const char *);
 void free(void *);

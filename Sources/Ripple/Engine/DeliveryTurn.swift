@@ -11,8 +11,8 @@
 ///
 /// A pure value: its owner (a subject's conduit, which keeps it under the subject's lock; an
 /// operator, through ``TurnStorage``; a `@Published` box or an `observe` loop) applies a transition
-/// under its lock and performs the returned action after unlocking: ``Entry/wait(_:)`` parks the thread (``TurnWaiter/waitForTurn(on:)``),
-/// ``Exit/handOff(_:)`` wakes the next waiter.
+/// under its lock and performs the returned action with ``Lock/takeTurnLocked(_:keeping:)`` (``Entry/wait(_:)``
+/// parks the thread) and ``Lock/unlock(handingOver:)`` (``Exit/handOff(_:)`` wakes the next waiter).
 @usableFromInline
 struct DeliveryTurn {
     /// The thread that holds the turn, or 0.
@@ -72,9 +72,9 @@ struct DeliveryTurn {
 
     @usableFromInline @inline(never)
     mutating func enqueue(_ thread: UInt, name: String) -> TurnWaiter {
-        let waiter = TurnWaiter(thread: thread)
         let queue = self.queue ?? TurnQueue(name: name)
         self.queue = queue
+        let waiter = TurnWaiter(thread: thread, queue: queue)
         queue.waiters.append(waiter)
         queue.mirrorOwner(owner)
         return waiter

@@ -1,3 +1,7 @@
+#if canImport(Darwin)
+import Darwin
+#endif
+
 /// The one storage behind every operator that delivers to one downstream in turns (merge,
 /// combineLatest, zip, switchToLatest, buffer, the until-output operators): the lock, the
 /// ``DeliveryTurn`` and the operator's state struct it guards, and, written once, the sequence every
@@ -37,7 +41,10 @@ class TurnStorage<State>: TurnLock<State> {
     /// this thread's. `name` names the downstream in a deadlock report.
     @inlinable @inline(__always)
     final func enterTurnLocked(name: @autoclosure () -> String) -> Bool {
-        enterTurnLocked(&turn, name: name())
+        // The transition's access to `turn` ends before the thread parks: other threads change the
+        // turn meanwhile.
+        let entry = turn.enter(currentThreadID(), name: name())
+        return lock.takeTurnLocked(entry)
     }
 
     /// Gives the turn back unless `nested`, and unlocks; the next waiter, if any, is woken after
@@ -116,40 +123,6 @@ class TurnLock<State> {
         self.state = state
     }
 
-    /// Takes this thread's turn of `turn` (kept under `lock`): at once if it is free or this thread
-    /// already holds it (then `true`: nested, do not give it back), or after sleeping until another
-    /// thread hands it over, with the lock released meanwhile (``enterTurnSlowLocked(_:_:keeping:)``).
-    /// Called with `lock` held; returns with it held and the turn this thread's. `name` names the
-    /// downstream in a deadlock report.
-    @inlinable @inline(__always)
-    final func enterTurnLocked(
-        _ turn: inout DeliveryTurn, thread: UInt = currentThreadID(), name: @autoclosure () -> String,
-        keeping owner: AnyObject? = nil
-    ) -> Bool {
-        switch turn.enter(thread, name: name()) {
-        case .call(let nested):
-            return nested
-        case .wait(let waiter):
-            enterTurnSlowLocked(waiter, turn.queue.unsafelyUnwrapped, keeping: owner)
-            return false
-        }
-    }
-
-    /// Sleeps until `waiter` is handed the turn, with the lock released meanwhile, keeping `owner`
-    /// (the object the turn is kept in) alive while the thread holds no lock and, perhaps, no other
-    /// reference to it. Out of line: only under contention.
-    @inlinable @inline(never)
-    final func enterTurnSlowLocked(_ waiter: TurnWaiter, _ queue: TurnQueue, keeping owner: AnyObject?) {
-        // A retain of its own: the caller's reference may be borrowed from a list that can drop it
-        // meanwhile. Given back with the lock held again, which is safe because it is never the
-        // last reference: an owner dropped while a thread waits for its turn keeps itself alive
-        // until that turn is given back (a subject's conduit pins itself), and then it is
-        // released after unlocking.
-        let kept = owner.map { Unmanaged.passRetained($0) }
-        waiter.waitForTurn(on: queue, releasing: lock)
-        kept?.release()
-    }
-
     /// Gives `turn` back unless `nested`, and unlocks; the next waiter, if any, is woken after
     /// unlocking. Called with `lock` and the turn held.
     @inlinable @inline(__always)
@@ -159,8 +132,7 @@ class TurnLock<State> {
             return
         }
         let exit = turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
+        lock.unlock(handingOver: exit)
     }
 
     /// Runs `body` (user code: a delivery, a request, a cancel) with `lock` released, and locks
@@ -171,5 +143,55 @@ class TurnLock<State> {
         let result = body()
         lock.lock()
         return result
+    }
+}
+
+/// The two actions of a ``DeliveryTurn``, performed the same way by every owner of a turn (the
+/// storage above, a subject's conduit, a `@Published` property's write turn, an `observe` loop),
+/// with the owner's lock.
+extension Lock {
+    /// With this lock held: performs what ``DeliveryTurn/enter(_:name:)`` returned. `.call` returns
+    /// `nested` at once; `.wait` unlocks, parks until the turn is handed over, locks again and
+    /// returns `false`, keeping `owner` (the object the turn is kept in) alive meanwhile.
+    @inlinable @inline(__always)
+    func takeTurnLocked(_ entry: DeliveryTurn.Entry, keeping owner: AnyObject? = nil) -> Bool {
+        switch entry {
+        case .call(let nested):
+            return nested
+        case .wait(let waiter):
+            parkLocked(waiter, keeping: owner)
+            return false
+        }
+    }
+
+    /// Unlocks, sleeps until `waiter` is handed the turn, locks again. Out of line: only under
+    /// contention.
+    @usableFromInline @inline(never)
+    func parkLocked(_ waiter: TurnWaiter, keeping owner: AnyObject?) {
+        // A retain of its own: the caller's reference may be borrowed from a list that can drop it
+        // meanwhile. Given back with the lock held again, which is safe because it is never the
+        // last reference: an owner dropped while a thread waits for its turn keeps itself alive
+        // until that turn is given back (a subject's conduit pins itself).
+        let kept = owner.map { Unmanaged.passRetained($0) }
+        #if canImport(Darwin)
+        // The turn's holder runs at this thread's quality of service until the turn is handed
+        // over (the condition variable the waiter sleeps on donates nothing by itself). Started
+        // with the lock held, while the holder cannot give the turn back, let alone exit.
+        let donation = waiter.queue.donateQualityOfServiceLocked()
+        #endif
+        unlock()
+        waiter.waitForTurn()
+        #if canImport(Darwin)
+        if let donation { _ = pthread_override_qos_class_end_np(donation) }
+        #endif
+        lock()
+        kept?.release()
+    }
+
+    /// Unlocks, then performs what ``DeliveryTurn/leave()`` returned: wakes the next waiter.
+    @inlinable @inline(__always)
+    func unlock(handingOver exit: DeliveryTurn.Exit) {
+        unlock()
+        if case .handOff(let next) = exit { next.wake() }
     }
 }

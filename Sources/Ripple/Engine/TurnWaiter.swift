@@ -35,6 +35,18 @@ final class TurnQueue: @unchecked Sendable {
     func mirrorOwner(_ thread: UInt) {
         owner.store(thread, ordering: .relaxed)
     }
+
+    #if canImport(Darwin)
+    /// Starts overriding the quality of service of the turn's holder with the calling thread's, for
+    /// a thread about to wait for the turn; `nil` if the turn is free or the system says no. Call
+    /// with the lock of the turn's owner held (the holder is then alive and holds the turn).
+    @usableFromInline
+    func donateQualityOfServiceLocked() -> pthread_override_t? {
+        let holder = owner.load(ordering: .relaxed)
+        guard holder != 0, let thread = pthread_t(bitPattern: holder) else { return nil }
+        return pthread_override_qos_class_start_np(thread, qos_class_self(), 0)
+    }
+    #endif
 }
 
 /// One thread waiting for a ``DeliveryTurn``. Created by ``DeliveryTurn/enter(_:name:)`` (only under
@@ -42,6 +54,9 @@ final class TurnQueue: @unchecked Sendable {
 @usableFromInline
 final class TurnWaiter: @unchecked Sendable {
     @usableFromInline let thread: UInt
+    /// The queue it waits in (for the deadlock check). Strong: the queue holds its waiters only
+    /// until it hands them the turn.
+    @usableFromInline let queue: TurnQueue
     /// 0 while waiting, 1 once the turn is this waiter's; 2 while the waiting thread sleeps (so the
     /// thread handing the turn over knows to wake it).
     let signal = AtomicCell<UInt32>(0)
@@ -51,8 +66,9 @@ final class TurnWaiter: @unchecked Sendable {
     #endif
 
     @usableFromInline
-    init(thread: UInt) {
+    init(thread: UInt, queue: TurnQueue) {
         self.thread = thread
+        self.queue = queue
         #if canImport(Darwin)
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
@@ -77,7 +93,7 @@ final class TurnWaiter: @unchecked Sendable {
     /// second to record its wait finds the cycle. So a hand-over caught while re-reading costs no
     /// trip through the process-wide table (and its lock) at all.
     @usableFromInline @inline(never)
-    func waitForTurn(on queue: TurnQueue) {
+    func waitForTurn() {
         if handedOverWhileSpinning() { return }
         waitGraph.willWait(self, on: queue)
         park()
@@ -115,16 +131,6 @@ final class TurnWaiter: @unchecked Sendable {
             waitOnWord(signal, whileEqualTo: 2)
         }
         #endif
-    }
-
-    /// ``waitForTurn(on:)`` for a thread that holds its turn owner's `lock` (as every owner does
-    /// when ``DeliveryTurn/enter(_:name:)`` says wait): the lock is released while the thread
-    /// sleeps and held again on return.
-    @inlinable
-    func waitForTurn(on queue: TurnQueue, releasing lock: borrowing Lock) {
-        lock.unlock()
-        waitForTurn(on: queue)
-        lock.lock()
     }
 
     /// Hands the turn over: wakes the waiting thread. Call after unlocking.

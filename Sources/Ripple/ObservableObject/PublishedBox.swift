@@ -218,15 +218,10 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         // to keep in step, and the write costs what it did before.
         var takesTurn = false
         if !nested && projection != nil {
-            switch writeTurn.enter(me, name: "$property (@Published \(Value.self))") {
-            case .call(let isNested):
-                nested = isNested
-                takesTurn = !isNested
-            case .wait(let waiter):
-                // Another thread's write is under way: wait for it (in arrival order), then write.
-                waiter.waitForTurn(on: writeTurn.queue.unsafelyUnwrapped, releasing: tracker.lock)
-                takesTurn = true
-            }
+            // Another thread's write may be under way: wait for it (in arrival order), then write.
+            let entry = writeTurn.enter(me, name: "$property (@Published \(Value.self))")
+            nested = tracker.lock.takeTurnLocked(entry)
+            takesTurn = !nested
         }
         let startVersion = tracker.version
         let willSetObservers = tracker.hasObserversLocked ? tracker.takeFiringLocked(.willSet) : FiringList()
@@ -244,8 +239,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let newVersion = tracker.version
         let didSetObservers = stores && tracker.hasObserversLocked ? tracker.takeFiringLocked(.didSet) : FiringList()
         let exit = takesTurn ? writeTurn.leave() : .idle
-        tracker.lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
+        tracker.lock.unlock(handingOver: exit)
         withExtendedLifetime(old) {}  // released after unlocking
         guard stores else { return }
         tracker.absorbOwnWrite(newVersion: newVersion)

@@ -536,7 +536,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             return nested
         case .wait(let waiter):
             // Keeps the conduit alive while parked: this thread holds no snapshot.
-            core.enterTurnSlowLocked(waiter, machine.turn.queue.unsafelyUnwrapped, keeping: self)
+            core.lock.parkLocked(waiter, keeping: self)
             guard machine.resumed() else {
                 // Cancelled while this thread waited for its turn.
                 leaveLocked()
@@ -583,8 +583,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// — the last as the very last use of the conduit.
     @inlinable
     func performLocked(_ leave: consuming ConduitMachine<Output, Failure>.Leave) {
-        core.lock.unlock()
-        if case .handOff(let next) = leave.exit { next.wake() }
+        core.lock.unlock(handingOver: leave.exit)
         let unpin = leave.unpin
         _ = consume leave  // the subscriber's deinit may be user code: after unlocking
         if unpin { Unmanaged.passUnretained(self).release() }

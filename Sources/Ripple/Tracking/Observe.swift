@@ -152,7 +152,7 @@ final class ObserveLoop<Value>: @unchecked Sendable {
     func start() {
         lock.lock()
         state.status = .running
-        takeTurnLocked()
+        takeRunTurnLocked()
         lock.unlock()
         runUntilSettled()
     }
@@ -199,8 +199,7 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         } else if state.status == .running {
             state.status = .idle
         }
-        lock.unlock()
-        if case .handOff(let canceller) = exit { canceller.wake() }
+        lock.unlock(handingOver: exit)  // to a cancel waiting for this run
         return again
     }
 
@@ -249,14 +248,14 @@ final class ObserveLoop<Value>: @unchecked Sendable {
             return false
         }
         state.status = .running
-        takeTurnLocked()
+        takeRunTurnLocked()
         lock.unlock()
         return true
     }
 
     /// Takes the turn for a run. Runs are admitted one at a time (`status`), and a cancel holds the
     /// turn only once the loop is cancelled, so the turn is free here.
-    private func takeTurnLocked() {
+    private func takeRunTurnLocked() {
         guard case .call(nested: false) = state.turn.enter(currentThreadID(), name: "observe") else {
             fatalError("Ripple: internal error: an observe run was admitted while another held its turn")
         }
@@ -269,20 +268,17 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         let observer = state.observer.take()
         // A run admitted before this cancel is under way on another thread: wait for it, so
         // nothing of this loop runs once `cancel()` has returned. (From inside a run: no wait.)
-        var waiter: (TurnWaiter, TurnQueue)?
-        if state.turn.isHeld && state.turn.owner != me,
-            case .wait(let queued) = state.turn.enter(me, name: "observe")
-        {
-            waiter = (queued, state.turn.queue.unsafelyUnwrapped)
+        var entry: DeliveryTurn.Entry?
+        if state.turn.isHeld && state.turn.owner != me {
+            entry = state.turn.enter(me, name: "observe")  // always `.wait`: another thread holds it
         }
         lock.unlock()
         observer?.cancel()
-        guard let (queued, queue) = waiter else { return }
-        queued.waitForTurn(on: queue)
+        guard let entry else { return }
         lock.lock()
+        _ = lock.takeTurnLocked(entry)  // parks until the run gives the turn back
         let exit = state.turn.leave()
-        lock.unlock()
-        if case .handOff(let next) = exit { next.wake() }
+        lock.unlock(handingOver: exit)
     }
 }
 
