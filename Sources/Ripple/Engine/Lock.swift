@@ -226,7 +226,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
 /// traps.
 enum LockKernel {
     /// Which sleeping calls the locks use.
-    enum Mode: UInt8 {
+    enum Mode: UInt32 {
         /// `FUTEX_LOCK_PI` / `FUTEX_UNLOCK_PI` (Linux): sleepers donate priority to the holder.
         case priorityInheriting
         /// `FUTEX_WAIT` / `FUTEX_WAKE` (or `WaitOnAddress` on Windows).
@@ -268,9 +268,9 @@ enum LockKernel {
 
 /// ``LockKernel/mode``'s raw value. A global, initialised on first use.
 #if os(Windows)
-private let lockKernelMode = AtomicCell<UInt8>(LockKernel.Mode.plain.rawValue)
+private let lockKernelMode = AtomicCell<UInt32>(LockKernel.Mode.plain.rawValue)
 #else
-private let lockKernelMode = AtomicCell<UInt8>(LockKernel.Mode.priorityInheriting.rawValue)
+private let lockKernelMode = AtomicCell<UInt32>(LockKernel.Mode.priorityInheriting.rawValue)
 #endif
 
 /// What a priority-inheriting futex call answered.
