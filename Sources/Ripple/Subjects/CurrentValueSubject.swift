@@ -11,6 +11,9 @@
 /// ```
 ///
 /// With zero demand a subscriber keeps only the latest value, delivered on its next request.
+///
+/// Lifetime: as in Combine, each subscription keeps the subject alive until it is cancelled or the
+/// subject completes; with its last subscription gone, it is released.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     @usableFromInline let core: SubjectCore<Output, Failure>
 
@@ -41,7 +44,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.receive(subscriber: subscriber)
+        core.receive(subscriber: subscriber, keeping: self)
     }
 
     /// Stores `input` as the current value and sends it to every subscriber with demand.
@@ -71,6 +74,6 @@ extension CurrentValueSubject: _SubjectBacked {
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        core.attachSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        core.attachSink(receiveCompletion: receiveCompletion, keeping: self, receiveValue: receiveValue)
     }
 }

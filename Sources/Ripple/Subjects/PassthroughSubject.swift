@@ -10,6 +10,10 @@
 /// // Prints "got hello"
 /// ```
 ///
+/// Lifetime: as in Combine, each subscription keeps the subject alive until it is cancelled or the
+/// subject completes, so a subject that only its subscribers (and weak references) keep goes on
+/// delivering; with its last subscription gone, it is released.
+///
 /// Thread safety: every method may be called from any thread. Values reach subscribers in
 /// subscription order, on the thread that sent them, and calls to one subscriber never overlap: a
 /// thread that finds a subscriber busy on another thread waits its turn (see ``send(_:)``).
@@ -30,7 +34,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.receive(subscriber: subscriber)
+        core.receive(subscriber: subscriber, keeping: self)
     }
 
     /// Sends a value to every subscriber that has outstanding demand.
@@ -64,6 +68,6 @@ extension PassthroughSubject: _SubjectBacked {
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        core.attachSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        core.attachSink(receiveCompletion: receiveCompletion, keeping: self, receiveValue: receiveValue)
     }
 }

@@ -33,6 +33,11 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
     @exclusivity(unchecked) @usableFromInline var registry: SubjectRegistry
     /// `true` for ``CurrentValueSubject``: new subscribers get the current value on their first demand.
     @usableFromInline let replaysCurrent: Bool
+    /// The public subject, retained while it has subscribers — as Combine's subscriptions retain
+    /// their subject until cancelled or completed, so a subject only its subscribers (and weak
+    /// references) keep goes on delivering. Set by the first subscriber, let go (after unlocking:
+    /// the subject's `deinit` cancels its upstreams) when the last one leaves. Guarded by `lock`.
+    @exclusivity(unchecked) @usableFromInline var retainedSubject: AnyObject?
 
     @inlinable
     init(current: Output?) {
@@ -43,8 +48,11 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
 
     // MARK: Subject operations
 
+    /// Subscribes `subscriber`; `subject` is the public subject its subscription keeps alive (`nil`
+    /// for publishers whose lifetime is their owner's: `objectWillChange`, `$property`).
     @inlinable
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    func receive<S: Subscriber>(subscriber: S, keeping subject: AnyObject? = nil)
+    where S.Input == Output, S.Failure == Failure {
         lock.lock()
         if let completion = state.completion {
             lock.unlock()
@@ -63,6 +71,7 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
                     return .none
                 }
             })
+        retainLocked(subject)
         registry.append(conduit)
         lock.unlock()
         subscriber.receive(subscription: conduit)
@@ -78,6 +87,7 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
     @inlinable
     func attachSink(
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
+        keeping subject: AnyObject? = nil,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         // Made before locking (nothing can reach the conduit until it is in the registry), so the
@@ -95,6 +105,7 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
             return AnyCancellable(object: EmptySubscription.shared)
         }
         conduit.slot = UInt32(registry.slots.count)
+        retainLocked(subject)
         guard !replaysCurrent else {
             registry.append(conduit)
             lock.unlock()
@@ -186,10 +197,28 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         }
         state.completion = completion
         let slots = registry.removeAll()
+        let subject = retainedSubject
+        retainedSubject = nil
         lock.unlock()
         for case let conduit? in slots {
             unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).finish(completion)
         }
+        withExtendedLifetime(subject) {}  // alive until every subscriber has the completion
+    }
+
+    /// A subscriber joins: the first one retains the public subject. Called with the lock held.
+    @inlinable
+    func retainLocked(_ subject: AnyObject?) {
+        if registry.liveCount == 0, let subject { retainedSubject = subject }
+    }
+
+    /// A subscriber left: if it was the last, returns the public subject, for the caller to let go
+    /// after unlocking. Called with the lock held.
+    @usableFromInline
+    func releaseIfUnsubscribedLocked() -> AnyObject? {
+        guard registry.liveCount == 0, let subject = retainedSubject else { return nil }
+        retainedSubject = nil
+        return subject
     }
 
     @inlinable
@@ -516,9 +545,11 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     override func cancel() {
         core.lock.lock()
         let released = terminateLocked()
+        let subject = core.releaseIfUnsubscribedLocked()
         core.lock.unlock()
-        // Released here, outside the lock: its deinit may run user code.
+        // Released here, outside the lock: their deinits may run user code.
         _ = consume released
+        withExtendedLifetime(subject) {}
     }
 
     // MARK: Performing the machine's actions
