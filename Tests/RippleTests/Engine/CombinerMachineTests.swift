@@ -115,6 +115,27 @@ import Testing
         #expect(afterwards == .finish)
     }
 
+    // Combine's zip: the demand the downstream returns for a tuple goes to the upstream whose value
+    // completed it (as the return of its receive(_:)) and is asked of every other upstream; demand
+    // requested from inside the delivery reached the others at the request, so only the sender
+    // gets it here (CombineX's ZipSpec "should send as many as demands"; OpenCombine's
+    // ZipTests.testDownstreamDemandRequestedWhileSendingValue).
+    @Test func zipRoutesReturnedDemandToTheSenderAndTheOthers() {
+        #expect(ZipMachine.route(returned: .max(3), requestedDuringDelivery: .none)
+            == DemandRoute(toSender: .max(3), toOthers: .max(3)))
+        #expect(ZipMachine.route(returned: .none, requestedDuringDelivery: .max(2))
+            == DemandRoute(toSender: .max(2), toOthers: .none))
+        #expect(ZipMachine.route(returned: .max(1), requestedDuringDelivery: .max(2))
+            == DemandRoute(toSender: .max(3), toOthers: .max(1)))
+        #expect(ZipMachine.route(returned: .none, requestedDuringDelivery: .none)
+            == DemandRoute(toSender: .none, toOthers: .none))
+    }
+
+    @Test func combineLatestAsksEveryUpstreamForReturnedDemand() {
+        #expect(CombineLatestMachine.route(returned: .max(3), requestedDuringDelivery: .none)
+            == DemandRoute(toSender: .none, toOthers: .max(3)))
+    }
+
     @Test func theMachinesPolicies() {
         #expect(!CombineLatestMachine.keepsAll && ZipMachine.keepsAll)
         #expect(!CombineLatestMachine.returnsDemandToSender && ZipMachine.returnsDemandToSender)
