@@ -30,8 +30,9 @@ struct CombinerState<Machine: CombinerMachine> {
 /// variants are `map` on top, as in Combine.
 ///
 /// - Demand: a downstream request for `n` is forwarded to every child, and so is the demand it
-///   returns for a tuple (zip: the child whose value completed the tuple gets both as the return
-///   of its `receive(_:)` instead, see ``CombinerMachine/returnsDemandToSender``).
+///   returns for a tuple (zip: the child whose value completed the tuple gets it, or a request
+///   made inside the delivery, as the return of its `receive(_:)` instead, see
+///   ``CombinerMachine/returnsDemandToSender``).
 /// - The first failure cancels the other children and is delivered at once (after a delivery in
 ///   progress).
 /// - Delivery follows the engine's contract (``DeliveryTurn``): the tuple a value completes, while
@@ -195,8 +196,8 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     /// Called with the lock held; unlocks.
     ///
     /// `child` (zip): the child whose value completed the tuple. As in Combine, that child gets
-    /// the demand the downstream returns (and any it requested from inside the delivery) as the
-    /// returned value, and every other child is asked for the returned demand
+    /// the demand the downstream returns (or, failing that, requests from inside the delivery) as
+    /// the returned value, and every other child is asked for the returned demand
     /// (``CombinerMachine/route(returned:requestedDuringDelivery:)``); without a `child`, every
     /// child is asked for it.
     @inlinable

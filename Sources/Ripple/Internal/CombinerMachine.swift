@@ -173,14 +173,15 @@ struct ZipMachine: CombinerMachine {
     @inlinable static var returnsDemandToSender: Bool { true }
     @inlinable static var completesBeforeCancelling: Bool { true }
 
-    /// Combine's zip: the sender gets everything added during the delivery — what the downstream
-    /// returned and what it requested meanwhile — as its return value; every other upstream is asked
-    /// for what was returned (what was requested reached them at the request). With subjects
-    /// upstream, which honour demand, asking only the sender would starve the others: a downstream
-    /// that returns `.max(1)` per tuple would stop after its first request is used up.
+    /// Combine's zip: the sender gets what the downstream returned as its return value — or, if it
+    /// returned nothing, what it requested meanwhile (a request made inside the delivery is returned
+    /// instead of requested, as Combine does) — and every other upstream is asked for what was
+    /// returned (what was requested reached them at the request). With subjects upstream, which
+    /// honour demand, asking only the sender would starve the others: a downstream that returns
+    /// `.max(1)` per tuple would stop after its first request is used up.
     @inlinable
     static func route(returned: Subscribers.Demand, requestedDuringDelivery: Subscribers.Demand) -> DemandRoute {
-        DemandRoute(toSender: returned + requestedDuringDelivery, toOthers: returned)
+        DemandRoute(toSender: returned > 0 ? returned : requestedDuringDelivery, toOthers: returned)
     }
 
     @inlinable
