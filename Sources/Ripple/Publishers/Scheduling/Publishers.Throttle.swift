@@ -42,6 +42,11 @@ extension Publishers {
 extension Publisher {
     /// Publishes either the most-recent or first element published by the upstream publisher in the
     /// specified time interval.
+    ///
+    /// As in Combine, elements that arrive before a scheduled delivery runs fold into it: `1, 2, 3`
+    /// sent before the scheduler runs publish `3` alone with `latest: true`, `1` with `false`. An
+    /// element that arrives while the downstream has no demand is dropped; a completion follows the
+    /// pending delivery. ``Publishers/Throttle`` has the timing in full.
     public func throttle<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
     ) -> Publishers.Throttle<Self, S> {
