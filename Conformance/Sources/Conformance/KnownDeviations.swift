@@ -508,6 +508,46 @@ func zipCompletesBeforeSubscription(_ c: Case, openCombine: [String]) -> String?
     return c.ops[..<zip].allSatisfy({ passesCompletionAtOnce($0, failure: failure) }) ? name : nil
 }
 
+/// OpenCombine's zip hands the demand the downstream returns for a tuple only to the upstream whose
+/// value completed it (as the return of its `receive(_:)`); Combine asks the other upstreams for it
+/// too (CombineX's ZipSpec "should send as many as demands", run against Combine: two subjects, 10
+/// requested and 2 returned make 12 tuples; OpenCombine's rule makes 10), and so does Ripple. Once
+/// zip may have been returned demand, OpenCombine's history is no reference. Recognised where the
+/// histories part: the case has a zip; before that point a nonzero demand was returned below zip
+/// (by the subscriber, or through a probe under zip) or an operator under zip (which can return
+/// demand of its own, as `filter` and `buffer` do) took part; and Ripple's event there is a request
+/// of a probe above zip, or an event below zip (a tuple the unprobed partner could make with the
+/// demand it was given) — or, with no probe above zip to show the request, any event.
+func zipAsksEveryUpstreamForReturnedDemand(_ c: Case, openCombine: [String], ripple: [String]) -> String? {
+    guard let zipAt = c.ops.lastIndex(where: { if case .zipWith = $0 { true } else { false } }) else { return nil }
+    let name = "zip asks only the upstream that completed a tuple for the demand returned for it (what follows is no reference)"
+    let probesAbove = c.ops[..<zipAt].filter { $0 == .probe }.count
+    let common = min(openCombine.count, ripple.count)
+    let split = (0..<common).first { openCombine[$0] != ripple[$0] } ?? common
+    guard split < ripple.count else { return nil }
+    let operatorBelow = c.ops[(zipAt + 1)...].contains { $0 != .probe }
+    let returnedBelow = ripple[..<split].contains { event in
+        let parts = event.split(separator: " ")
+        if parts.count == 3, parts[0] == "S", parts[1] == "returns" {
+            return parts[2] != "none"
+        }
+        guard parts.count >= 4, parts[0].hasPrefix("P"), let probe = Int(parts[0].dropFirst()), probe > probesAbove,
+            parts[parts.count - 2] == "returned"
+        else { return false }
+        return parts[parts.count - 1] != "none"
+    }
+    guard operatorBelow || returnedBelow else { return nil }
+    if probesAbove == 0 { return name }
+    // A request of a probe above zip (the upstream that did not complete the tuple being asked),
+    // or an event below zip (a tuple the unprobed partner could make with the demand it was given).
+    let next = ripple[split].split(separator: " ")
+    guard next.count >= 2, next[0] == "S" || next[0].hasPrefix("P") else { return nil }
+    if next[0] == "S" { return name }
+    guard let probe = Int(next[0].dropFirst()) else { return nil }
+    if probe > probesAbove { return name }
+    return next.count == 3 && next[1] == "request" ? name : nil
+}
+
 /// Whether, run again with a probe right above each zip and buffer, OpenCombine shows one of
 /// their upstreams completing during its own subscription: the probe's completion follows its
 /// subscription with no action of the script between (the subscription, its first requests and
@@ -566,6 +606,9 @@ private func passesCompletionAtOnce(_ op: Op, failure: Bool) -> Bool {
 /// The known deviations that, undone together, make OpenCombine's history equal Ripple's.
 func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String]) -> String? {
     if let zip = zipCompletesBeforeSubscription(c, openCombine: openCombine), openCombine != ripple {
+        return zip
+    }
+    if let zip = zipAsksEveryUpstreamForReturnedDemand(c, openCombine: openCombine, ripple: ripple) {
         return zip
     }
     // Each deviation's rewrite applies only where that deviation is at work, so try the

@@ -45,7 +45,21 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard case .subscribed = state.status else {
+        switch state.status {
+        case .subscribed:
+            break
+        case .awaitingSubscription:
+            // A value before the subscription (a broken upstream): as in Combine, every waiting
+            // call is resumed with `nil`; the demand they asked for is still requested once the
+            // subscription arrives.
+            let waiting = Array(state.waiters.storage[state.waiters.head...])
+            state.waiters.removeAll()
+            lock.unlock()
+            for waiter in waiting {
+                waiter.resume(returning: .success(nil))
+            }
+            return .none
+        case .terminal:
             lock.unlock()
             return .none
         }

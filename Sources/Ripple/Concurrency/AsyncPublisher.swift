@@ -5,7 +5,9 @@
 /// a thrown error) or dropping the iterator cancels it, and so does cancelling the iterating task
 /// (`next()` then returns `nil`). Several tasks may await `next()` on one iterator at once: each
 /// call requests one element, the elements go to the waiting calls in the order they were made,
-/// and the completion resumes every call still waiting.
+/// and the completion resumes every call still waiting. As in Combine, a value that a broken
+/// upstream sends before the subscription resumes every waiting call with `nil` (their demand is
+/// still requested once the subscription arrives).
 ///
 /// ```swift
 /// for await value in [1, 2, 3].publisher.values {
@@ -78,7 +80,8 @@ extension AsyncPublisher.Iterator: Sendable where P.Output: Sendable {}
 /// Combine it leaks until the publisher completes). Concurrent
 /// `next()` calls are each resumed; a failure is thrown by the first call waiting (or the next call
 /// made), the others get `nil`. Values pushed while no call is waiting are dropped, as with
-/// ``AsyncPublisher``: put ``Publisher/buffer(size:prefetch:whenFull:)`` in front to keep them.
+/// ``AsyncPublisher``: put ``Publisher/buffer(size:prefetch:whenFull:)`` in front to keep them. A
+/// value sent before the subscription resumes every waiting call with `nil`, as in Combine.
 ///
 /// ```swift
 /// struct Oops: Error {}

@@ -106,10 +106,15 @@ extension Subscribers {
         }
 
         /// Subtracts an integer from a demand. A negative `rhs` adds; the result never goes below zero.
+        /// As in Combine, a difference beyond `Int.max` is `.max(0)`, not ``unlimited``:
+        /// `.max(Int.max) - (-1) == .none`.
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
             if lhs == .unlimited { return .unlimited }
-            if rhs < 0 { return lhs + Demand(rawValue: rhs.magnitude) }
+            if rhs < 0 {
+                let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
+                return overflow ? .none : Demand(rawValue: UInt(difference))
+            }
             return lhs - Demand(rawValue: UInt(rhs))
         }
 

@@ -29,8 +29,10 @@ struct CombinerState<Machine: CombinerMachine> {
 /// values, the subscriptions and the delivery turn (``TurnStorage``), and calls out. The transform
 /// variants are `map` on top, as in Combine.
 ///
-/// - Demand: a downstream request for `n` is forwarded to every child (zip: from inside a
-///   delivery, see ``CombinerMachine/returnsDemandToSender``).
+/// - Demand: a downstream request for `n` is forwarded to every child, and so is the demand it
+///   returns for a tuple (zip: the child whose value completed the tuple gets it, or a request
+///   made inside the delivery, as the return of its `receive(_:)` instead, see
+///   ``CombinerMachine/returnsDemandToSender``).
 /// - The first failure cancels the other children and is delivered at once (after a delivery in
 ///   progress).
 /// - Delivery follows the engine's contract (``DeliveryTurn``): the tuple a value completes, while
@@ -106,7 +108,7 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
             // zip, from inside a delivery: the child whose value is being delivered gets this
             // demand as the return of its `receive(_:)` (Combine's rule); the others now.
             subscriptions[child] = nil
-            state.processingDemand = demand
+            state.processingDemand += demand
         }
         // The demand counts from this thread's turn on, as in merge, switchToLatest and buffer: the
         // thread that brings it delivers the tuples it allows (a thread inside the downstream on
@@ -193,9 +195,11 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     /// thread holds the turn; then, unless nested, drains what else is due and gives the turn back.
     /// Called with the lock held; unlocks.
     ///
-    /// `child` (zip): the child whose value completed the tuple. As in Combine, the demand the
-    /// downstream returns (or, failing that, requests from inside the delivery) goes back to that
-    /// child only, as the returned value; otherwise every child is asked for the returned demand.
+    /// `child` (zip): the child whose value completed the tuple. As in Combine, that child gets
+    /// the demand the downstream returns (or, failing that, requests from inside the delivery) as
+    /// the returned value, and every other child is asked for the returned demand
+    /// (``CombinerMachine/route(returned:requestedDuringDelivery:)``); without a `child`, every
+    /// child is asked for it.
     @inlinable
     func deliverLocked(_ output: Downstream.Input, from child: Int?) -> Subscribers.Demand {
         let nested = enterTurnLocked(name: name)
@@ -211,20 +215,21 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
         }
         let more = unlocked { downstream.receive(output) }
         state.machine.demand += more
-        var subscriptions = more > 0 ? state.subscriptions : []
-        var returned = Subscribers.Demand.none
-        if child != nil {
-            returned = more > 0 ? more : state.processingDemand
-            subscriptions = []
+        var route = DemandRoute(toSender: .none, toOthers: more)
+        var subscriptions = state.subscriptions
+        if let child {
+            route = Machine.route(returned: more, requestedDuringDelivery: state.processingDemand)
+            subscriptions[child] = nil
             (state.processing, state.processingDemand) = outer
         }
+        if route.toOthers == .none { subscriptions = [] }
         if nested {
             lock.unlock()
         } else {
             drainLocked()
         }
-        for subscription in subscriptions { subscription?.request(more) }
-        return returned
+        for subscription in subscriptions { subscription?.request(route.toOthers) }
+        return route.toSender
     }
 
     /// Child `index` completed: the stream fails (the first failure), or finishes when the machine

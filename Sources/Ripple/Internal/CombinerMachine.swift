@@ -22,6 +22,22 @@ enum CombinerStep: Equatable {
     case idle
 }
 
+/// Where a combiner sends the demand the downstream added while a tuple completed by one upstream
+/// (the sender) was being delivered.
+@usableFromInline
+struct DemandRoute: Equatable {
+    /// Returned to the sender from its `receive(_:)`.
+    @usableFromInline var toSender: Subscribers.Demand
+    /// Requested of every other upstream now.
+    @usableFromInline var toOthers: Subscribers.Demand
+
+    @inlinable
+    init(toSender: Subscribers.Demand, toOthers: Subscribers.Demand) {
+        self.toSender = toSender
+        self.toOthers = toOthers
+    }
+}
+
 /// The bookkeeping of a combining operator (combineLatest or zip) as a value: which upstreams have
 /// values and have finished, the downstream's demand, and, from that, what each event makes due.
 /// Its transitions return what ``CombinerCore`` must do (build and deliver a tuple, give demand
@@ -35,10 +51,14 @@ protocol CombinerMachine {
     var demand: Subscribers.Demand { get set }
     /// The upstreams queue every value (zip) rather than keep only the latest (combineLatest).
     static var keepsAll: Bool { get }
-    /// zip (Combine's rule): the demand the downstream returns for a tuple (or requests from inside
-    /// its delivery) goes back only to the upstream whose value completed the tuple, as the return
-    /// of its `receive(_:)`; otherwise every upstream is asked for it.
+    /// zip (Combine's rule): the upstream whose value completed a tuple gets the demand the
+    /// downstream adds during that tuple's delivery as the return of its `receive(_:)`, not as a
+    /// request (see ``route(returned:requestedDuringDelivery:)``); otherwise every upstream is asked.
     static var returnsDemandToSender: Bool { get }
+    /// zip: where the demand the downstream added while a tuple was being delivered goes, given what
+    /// it returned for the tuple and what it requested from inside the delivery (the latter already
+    /// went to every other upstream when it was requested).
+    static func route(returned: Subscribers.Demand, requestedDuringDelivery: Subscribers.Demand) -> DemandRoute
     /// zip (Combine's order): the downstream is completed before the upstreams are cancelled.
     static var completesBeforeCancelling: Bool { get }
     /// Upstream `index` sent a value (already stored in its child).
@@ -82,6 +102,12 @@ struct CombineLatestMachine: CombinerMachine {
     @inlinable static var keepsAll: Bool { false }
     @inlinable static var returnsDemandToSender: Bool { false }
     @inlinable static var completesBeforeCancelling: Bool { false }
+
+    /// combineLatest has no sender: every upstream is asked for what the downstream returned.
+    @inlinable
+    static func route(returned: Subscribers.Demand, requestedDuringDelivery: Subscribers.Demand) -> DemandRoute {
+        DemandRoute(toSender: .none, toOthers: returned)
+    }
 
     @inlinable
     mutating func receive(from index: Int) -> CombinerArrival {
@@ -146,6 +172,17 @@ struct ZipMachine: CombinerMachine {
     @inlinable static var keepsAll: Bool { true }
     @inlinable static var returnsDemandToSender: Bool { true }
     @inlinable static var completesBeforeCancelling: Bool { true }
+
+    /// Combine's zip: the sender gets what the downstream returned as its return value — or, if it
+    /// returned nothing, what it requested meanwhile (a request made inside the delivery is returned
+    /// instead of requested, as Combine does) — and every other upstream is asked for what was
+    /// returned (what was requested reached them at the request). With subjects upstream, which
+    /// honour demand, asking only the sender would starve the others: a downstream that returns
+    /// `.max(1)` per tuple would stop after its first request is used up.
+    @inlinable
+    static func route(returned: Subscribers.Demand, requestedDuringDelivery: Subscribers.Demand) -> DemandRoute {
+        DemandRoute(toSender: returned > 0 ? returned : requestedDuringDelivery, toOthers: returned)
+    }
 
     @inlinable
     mutating func receive(from index: Int) -> CombinerArrival {

@@ -309,3 +309,15 @@ extension Publisher {
         Publishers.Map(upstream: self) { $0 ?? output }
     }
 }
+
+// MARK: Fusion
+
+extension Publishers.TryCompactMap {
+    /// Fused with this operator, as in Combine: one `TryCompactMap` over the same upstream instead
+    /// of two operators. The stream fails with the first error either closure throws.
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(transform) }
+    }
+}

@@ -1,10 +1,11 @@
 /// A scheduler that performs every action at once, on the calling thread.
 ///
-/// Its clock only counts: `now` is always the same instant, and an action scheduled "after" a date
-/// runs immediately. A repeating schedule runs its action once (Combine's behaviour).
+/// It has no clock: `now` is always the same instant, and an action scheduled "after" a date runs
+/// immediately. A repeating schedule runs its action once (Combine's behaviour).
 public struct ImmediateScheduler: Scheduler, Sendable {
-    /// The time type of the immediate scheduler: an instant that only ever compares equal to itself
-    /// plus the strides added to it.
+    /// The time type of the immediate scheduler: a single instant. As in Combine, its arithmetic is
+    /// inert — `now.advanced(by: 100) == now`, and the distance between any two instants is zero —
+    /// while its strides add, subtract and compare as plain numbers.
     public struct SchedulerTimeType: Strideable, Hashable, Sendable {
         /// A distance between two instants of the immediate scheduler.
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
@@ -41,10 +42,10 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             public static func nanoseconds(_ ns: Int) -> Stride { Stride(0) }
         }
 
-        fileprivate var tick = 0
-
-        public func distance(to other: SchedulerTimeType) -> Stride { Stride(other.tick - tick) }
-        public func advanced(by n: Stride) -> SchedulerTimeType { SchedulerTimeType(tick: tick + n.magnitude) }
+        /// Zero: there is only one instant.
+        public func distance(to other: SchedulerTimeType) -> Stride { Stride(0) }
+        /// The same instant: time does not move on the immediate scheduler.
+        public func advanced(by n: Stride) -> SchedulerTimeType { self }
     }
 
     public typealias SchedulerOptions = Never

@@ -23,6 +23,54 @@ import Testing
         #expect(await task.value == 7)
     }
 
+    // Combine resumes the next() calls waiting when a value arrives before the subscription with
+    // nil, and still asks for their demand once the subscription comes (OpenCombine's
+    // PublisherConcurrencyTests.testNonThrowingReceiveInputBeforeSubscription and
+    // testThrowingReceiveInputBeforeSubscription, recorded against Combine).
+    @Test func inputBeforeTheSubscriptionResumesTheWaitingCallsWithNil() async {
+        let upstream = UnsubscribedPublisher<Int, Never>()
+        let iterator = upstream.values.makeAsyncIterator()
+        let results = Locked<[Int?]>([])
+        let tasks = (0..<2).map { _ in
+            Task {
+                var copy = iterator
+                let value = await copy.next()
+                results.withLock { $0.append(value) }
+            }
+        }
+        // The value is sent again until both calls are resumed: either may start waiting late.
+        let resumed = await eventually(within: 5) {
+            #expect(upstream.send(42) == .none)
+            return results.current.count == 2
+        }
+        #expect(resumed)
+        #expect(results.current == [nil, nil])
+        for task in tasks { task.cancel() }
+        let subscription = RecordingSubscription()
+        upstream.sendSubscription(subscription)
+        #expect(resumed ? subscription.requests == [.max(2)] : true)
+    }
+
+    @Test func throwingVariantResumesTheWaitingCallsWithNilOnInputBeforeTheSubscription() async {
+        let upstream = UnsubscribedPublisher<Int, TestError>()
+        let iterator = upstream.values.makeAsyncIterator()
+        let results = Locked<[Int?]>([])
+        let tasks = (0..<2).map { _ in
+            Task {
+                var copy = iterator
+                let value = try? await copy.next()
+                results.withLock { $0.append(value) }
+            }
+        }
+        let resumed = await eventually(within: 5) {
+            upstream.send(42)
+            return results.current.count == 2
+        }
+        #expect(resumed)
+        #expect(results.current == [nil, nil])
+        for task in tasks { task.cancel() }
+    }
+
     @Test func throwingVariantThrowsTheFailure() async {
         let publisher = Record<Int, TestError>(output: [1], completion: .failure(TestError(id: 3)))
         var seen: [Int] = []
@@ -83,5 +131,24 @@ import Testing
         let seen = await task.value
         #expect(seen.count == 3)
         #expect(seen == seen.sorted())
+    }
+}
+
+/// A publisher that keeps its subscriber without sending it a subscription until the test does,
+/// so a test can send a value before the subscription (a protocol violation).
+private final class UnsubscribedPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    private let subscriberBox = Locked<AnySubscriber<Output, Failure>?>(nil)
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        subscriberBox.withLock { $0 = AnySubscriber(subscriber) }
+    }
+
+    @discardableResult
+    func send(_ value: Output) -> Subscribers.Demand {
+        subscriberBox.withLock { $0 }?.receive(value) ?? .none
+    }
+
+    func sendSubscription(_ subscription: any Subscription) {
+        subscriberBox.withLock { $0 }?.receive(subscription: subscription)
     }
 }

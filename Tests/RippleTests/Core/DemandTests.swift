@@ -45,6 +45,17 @@ import Testing
         #expect(demand == .max(1))
     }
 
+    // Combine's, recorded in OpenCombine's SubscribersDemandTests.testSubtraction: subtracting a
+    // negative integer that overflows gives `.none`, not `.unlimited`.
+    @Test func subtractingANegativeIntegerThatOverflowsGivesNone() {
+        #expect(Demand.max(Int.max) - (-1) == .none)
+        var demand = Demand.max(Int.max)
+        demand -= -1
+        #expect(demand == .none)
+        #expect(Demand.max(Int.max - 1) - (-1) == .max(Int.max))
+        #expect(Demand.unlimited - (-1) == .unlimited)
+    }
+
     @Test func multiplicationSaturatesAndNeverGoesNegative() {
         #expect(Demand.max(3) * 4 == .max(12))
         #expect(Demand.max(Int.max / 2 + 1) * 2 == .unlimited)

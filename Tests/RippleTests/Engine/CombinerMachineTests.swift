@@ -115,6 +115,29 @@ import Testing
         #expect(afterwards == .finish)
     }
 
+    // Combine's zip: the demand the downstream returns for a tuple goes to the upstream whose value
+    // completed it (as the return of its receive(_:)) and is asked of every other upstream; demand
+    // requested from inside the delivery reached the others at the request, and the sender gets it
+    // as its return when nothing was returned (CombineX's ZipSpec "should send as many as demands"; OpenCombine's
+    // ZipTests.testDownstreamDemandRequestedWhileSendingValue).
+    @Test func zipRoutesReturnedDemandToTheSenderAndTheOthers() {
+        #expect(ZipMachine.route(returned: .max(3), requestedDuringDelivery: .none)
+            == DemandRoute(toSender: .max(3), toOthers: .max(3)))
+        #expect(ZipMachine.route(returned: .none, requestedDuringDelivery: .max(2))
+            == DemandRoute(toSender: .max(2), toOthers: .none))
+        // Both: the sender gets what was returned (as OpenCombine's zip does; no Apple-recorded
+        // test covers this combination).
+        #expect(ZipMachine.route(returned: .max(1), requestedDuringDelivery: .max(2))
+            == DemandRoute(toSender: .max(1), toOthers: .max(1)))
+        #expect(ZipMachine.route(returned: .none, requestedDuringDelivery: .none)
+            == DemandRoute(toSender: .none, toOthers: .none))
+    }
+
+    @Test func combineLatestAsksEveryUpstreamForReturnedDemand() {
+        #expect(CombineLatestMachine.route(returned: .max(3), requestedDuringDelivery: .none)
+            == DemandRoute(toSender: .none, toOthers: .max(3)))
+    }
+
     @Test func theMachinesPolicies() {
         #expect(!CombineLatestMachine.keepsAll && ZipMachine.keepsAll)
         #expect(!CombineLatestMachine.returnsDemandToSender && ZipMachine.returnsDemandToSender)

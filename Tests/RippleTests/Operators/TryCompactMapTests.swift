@@ -18,4 +18,27 @@ import Testing
         #expect(upstream.subscription.cancelled)
         #expect(recorder.events == [.subscription, .failure("TestError(6)")])
     }
+
+    // Combine's `Publishers.TryCompactMap.compactMap(_:)` returns a `TryCompactMap` over the same
+    // upstream (Apple's documentation: Publishers.TryCompactMap, compactMap(_:)).
+    @Test func compactMapOnTryCompactMapIsOneTryCompactMapOverTheSameUpstream() {
+        let upstream = PassthroughSubject<String, Never>()
+        let fused: Publishers.TryCompactMap<PassthroughSubject<String, Never>, String> =
+            upstream.tryCompactMap { Int($0) }.compactMap { $0 > 1 ? "#\($0)" : nil }
+        #expect(fused.upstream === upstream)
+        let recorder = Recorder(for: fused)
+        upstream.send("x")
+        upstream.send("1")
+        upstream.send("2")
+        #expect(recorder.values == ["#2"])
+    }
+
+    @Test func theFusedClosureFailsTheStreamWithWhatItThrows() {
+        let upstream = ManualPublisher<Int, Never>()
+        let fused = upstream.tryCompactMap { $0 }.compactMap { value -> Int? in throw TestError(id: value) }
+        let recorder = Recorder(for: fused)
+        upstream.send(3)
+        #expect(upstream.subscription.cancelled)
+        #expect(recorder.events == [.subscription, .failure("TestError(3)")])
+    }
 }

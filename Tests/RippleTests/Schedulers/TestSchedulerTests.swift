@@ -90,6 +90,41 @@ import Testing
         #expect(ran == [1, 2, 3])
     }
 
+    // Combine's immediate scheduler has no clock: its time does not move (OpenCombine's
+    // ImmediateSchedulerTests.testSchedulerTimeType and CombineX's ImmediateSchedulerSpec "should
+    // have a lazy scheduler time", both recorded against Combine).
+    @Test func timeArithmeticIsInert() {
+        let now = ImmediateScheduler.shared.now
+        #expect(now == ImmediateScheduler.shared.now)
+        #expect(now.advanced(by: 100) == now)
+        #expect(now.distance(to: now.advanced(by: -1)) == 0)
+        let later = now.advanced(by: .seconds(10))
+        #expect(later.distance(to: now) == .seconds(0))
+        #expect((now..<later).isEmpty)
+    }
+
+    // Its strides are ordinary numbers, except that every unit of time is zero.
+    @Test func strideArithmeticIsOrdinaryAndTimeUnitsAreZero() {
+        typealias Stride = ImmediateScheduler.SchedulerTimeType.Stride
+        #expect(Stride(14) == 14.6)
+        #expect(Stride(-4) == -4.1)
+        #expect(Stride(-10) < Stride(2))
+        #expect(Stride(-4) * Stride(5) == Stride(-20))
+        #expect(Stride(-4) + Stride(5) == Stride(1))
+        #expect(Stride(10) - Stride(3) == Stride(7))
+        var stride = Stride(-4)
+        stride += 5
+        stride -= -10
+        stride *= 2
+        #expect(stride == 22)
+        #expect(Stride.seconds(1.2) == 0)
+        #expect(Stride.seconds(1100) == 0)
+        #expect(Stride.milliseconds(123) == 0)
+        #expect(Stride.microseconds(51) == 0)
+        #expect(Stride.nanoseconds(23) == 0)
+        #expect(ImmediateScheduler.shared.minimumTolerance == 0)
+    }
+
     @Test func receiveOnImmediateIsSynchronous() {
         let recorder = Recorder(for: [1, 2].publisher.receive(on: ImmediateScheduler.shared))
         #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])

@@ -1,3 +1,4 @@
+import Dispatch
 import Ripple
 import RippleTesting
 import Testing
@@ -33,6 +34,163 @@ import Testing
         #expect(recorder.timedValues.map(\.0) == [0, 100])
     }
 
+    // Combine schedules the first element for the scheduler's next turn; what arrives before that
+    // turn runs folds into the same delivery (OpenCombine's ThrottleTests.testBasicBehavior,
+    // CombineX's ThrottleSpec "should sent the latest value", both recorded against Combine).
+    @Test func latestFoldsValuesSentBeforeTheFirstDeliveryRunsIntoIt() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler)
+        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(recorder)
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.timedValues.map(\.1) == [3])
+        #expect(recorder.timedValues.map(\.0) == [0])
+    }
+
+    @Test func firstFoldsValuesSentBeforeTheFirstDeliveryRunsIntoTheFirst() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler)
+        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: false).subscribe(recorder)
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.timedValues.map(\.1) == [1])
+    }
+
+    @Test func latestDeliversOneValuePerIntervalWhenTheSchedulerRunsEverySecond() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler)
+        subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
+        subject.send(1)
+        subject.send(2)
+        scheduler.advance(by: .seconds(1))
+        subject.send(3)
+        subject.send(4)
+        scheduler.advance(by: .seconds(1))
+        subject.send(5)
+        subject.send(6)
+        scheduler.advance(by: .milliseconds(2500))
+        subject.send(7)
+        #expect(recorder.timedValues.map(\.1) == [2, 4, 6])
+        scheduler.advance(by: .milliseconds(500))
+        #expect(recorder.timedValues.map(\.1) == [2, 4, 6, 7])
+        #expect(recorder.timedValues.map(\.0) == [0, 1000, 2000, 4500])
+    }
+
+    @Test func foldsValuesSentBeforeADispatchQueueRuns() {
+        let queue = DispatchQueue(label: "ThrottleTests.fold")
+        let subject = PassthroughSubject<Int, Never>()
+        let received = Locked<[Int]>([])
+        let cancellable = subject.throttle(for: .milliseconds(20), scheduler: queue, latest: true)
+            .sink { value in received.withLock { $0.append(value) } }
+        queue.suspend()
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        queue.resume()
+        queue.sync {}
+        // Longer than the interval: a value held for the end of a window would have arrived.
+        let waited = DispatchSemaphore(value: 0)
+        queue.asyncAfter(deadline: .now() + .milliseconds(100)) { waited.signal() }
+        waited.wait()
+        queue.sync {}
+        #expect(received.current == [3])
+        cancellable.cancel()
+    }
+
+    // Combine drops a value that arrives while the downstream has no demand, at once: nothing is
+    // scheduled for it, and demand requested later does not bring it back (OpenCombine's
+    // ThrottleTests.testThrottleDemand and testNoDemandReceivesNoValues).
+    @Test func aValueArrivingWithoutDemandIsDroppedAndNothingIsScheduled() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler, demand: .max(2))
+        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: false).subscribe(recorder)
+        subject.send(1)
+        subject.send(5)
+        subject.send(6)
+        scheduler.advance()
+        subject.send(2)
+        scheduler.advance(by: .milliseconds(100))
+        #expect(recorder.timedValues.map(\.1) == [1, 2])
+        subject.send(3)
+        #expect(scheduler.pendingActionCount == 0)
+        recorder.request(.max(1))
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.timedValues.map(\.1) == [1, 2])
+    }
+
+    @Test func withoutAnyDemandNothingIsScheduled() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler, demand: nil)
+        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(recorder)
+        subject.send(1)
+        #expect(scheduler.pendingActionCount == 0)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.events == [.subscription])
+    }
+
+    // CombineX's ThrottleSpec "should send as many values as demand": 10 requested, one more
+    // returned for two of the values.
+    @Test func deliversAsManyValuesAsDemanded() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let received = Locked<[Int]>([])
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { $0.request(.max(10)) },
+            receiveValue: { value in
+                received.withLock { $0.append(value) }
+                return [0, 5].contains(value) ? .max(1) : .none
+            },
+            receiveCompletion: { _ in })
+        subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        for value in 0..<100 {
+            subject.send(value)
+            scheduler.advance(by: .seconds(1))
+        }
+        #expect(received.current.count == 12)
+    }
+
+    // Combine holds the completion for the pending delivery (OpenCombine's
+    // ThrottleTests.testReceiveCompletionImmediatelyAfterValue).
+    @Test func completionWaitsForThePendingDelivery() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler)
+        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(recorder)
+        subject.send(1)
+        scheduler.advance()
+        subject.send(2)
+        subject.send(completion: .finished)
+        subject.send(3)
+        scheduler.advance(by: .milliseconds(50))
+        #expect(recorder.events == [.subscription, .value(1)])
+        scheduler.advance(by: .milliseconds(50))
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
+        #expect(recorder.completionTime == 100)
+    }
+
+    @Test func completionWithNothingPendingIsScheduledAtOnce() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler)
+        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(recorder)
+        subject.send(1)
+        scheduler.advance(by: .milliseconds(10))
+        subject.send(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1)])
+        scheduler.advance()
+        #expect(recorder.events == [.subscription, .value(1), .finished])
+        #expect(recorder.completionTime == 10)
+    }
+
     @Test func completionDeliversTheHeldElementFirst() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
@@ -42,7 +200,7 @@ import Testing
         scheduler.advance()
         subject.send(2)
         subject.send(completion: .finished)
-        scheduler.advance()
+        scheduler.advance(by: .milliseconds(100))
         #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
     }
 

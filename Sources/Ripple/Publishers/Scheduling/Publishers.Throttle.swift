@@ -2,11 +2,16 @@ extension Publishers {
     /// A publisher that publishes either the most-recent or first element published by the upstream
     /// publisher in a specified time interval.
     ///
-    /// The first element after a quiet period is delivered at once (on the scheduler) and opens a
-    /// window of `interval`; elements inside the window are held (the latest, or the first) and
-    /// delivered when it closes, which opens the next window. Upstream demand is `.unlimited`; an
-    /// element due while the downstream has no demand is dropped. On completion a held element is
-    /// delivered first, then the completion.
+    /// Combine's timing: an element that arrives when nothing is pending schedules a delivery — at
+    /// once (on the scheduler's next turn) if `interval` has passed since the last delivery (or
+    /// there was none), else for `interval` after the last delivery. Elements that arrive before
+    /// that delivery runs fold into it: it publishes the newest (`latest: true`) or the first
+    /// (`latest: false`) of them. So `1, 2, 3` sent before the scheduler runs publish `3` alone.
+    ///
+    /// Demand: the upstream is asked for `.unlimited`; an element that arrives while the downstream
+    /// has no demand is dropped at once (nothing is scheduled for it, and demand requested later
+    /// does not bring it back). A completion waits for the pending delivery and follows it; with
+    /// nothing pending it is scheduled at once.
     public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -37,6 +42,11 @@ extension Publishers {
 extension Publisher {
     /// Publishes either the most-recent or first element published by the upstream publisher in the
     /// specified time interval.
+    ///
+    /// As in Combine, elements that arrive before a scheduled delivery runs fold into it: `1, 2, 3`
+    /// sent before the scheduler runs publish `3` alone with `latest: true`, `1` with `false`. An
+    /// element that arrives while the downstream has no demand is dropped; a completion follows the
+    /// pending delivery. ``Publishers/Throttle`` has the timing in full.
     public func throttle<S: Scheduler>(
         for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
     ) -> Publishers.Throttle<Self, S> {
@@ -44,13 +54,20 @@ extension Publisher {
     }
 }
 
-private struct ThrottleState<Value> {
-    var held: Value?
-    var windowOpen = false
+private struct ThrottleState<Value, Failure: Error, Time> {
+    /// What the scheduled delivery will publish.
+    var pending: Value?
+    /// A delivery is scheduled and has not run yet.
+    var scheduled = false
+    /// A completion that arrived while a delivery was scheduled: it follows that delivery.
+    var completion: Subscribers.Completion<Failure>?
+    /// When the last delivery ran.
+    var lastDelivery: Time?
 }
 
 private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
-    TimedInner<Downstream, Context, ThrottleState<Downstream.Input>>, Subscriber
+    TimedInner<Downstream, Context, ThrottleState<Downstream.Input, Downstream.Failure, Context.SchedulerTimeType>>,
+    Subscriber
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -68,50 +85,68 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
         accept(subscription)
     }
 
+    private enum Due {
+        case nothing
+        case now
+        case at(Context.SchedulerTimeType)
+    }
+
     func receive(_ input: Input) -> Subscribers.Demand {
-        let opensWindow = lock.withLock { () -> Bool in
-            guard state.downstream != nil else { return false }
-            if state.extra.windowOpen {
-                if latest || state.extra.held == nil { state.extra.held = input }
-                return false
+        let now = scheduler.now
+        let due = lock.withLock { () -> Due in
+            guard state.downstream != nil, !state.upstream.isTerminal, state.demand > 0 else { return .nothing }
+            if state.extra.scheduled {
+                if latest { state.extra.pending = input }
+                return .nothing
             }
-            state.extra.windowOpen = true
-            return true
+            state.extra.pending = input
+            state.extra.scheduled = true
+            if let last = state.extra.lastDelivery, now < last.advanced(by: interval) {
+                return .at(last.advanced(by: interval))
+            }
+            return .now
         }
-        if opensWindow {
-            scheduler.schedule(options: nil) { [self] in
-                deliver(input)
-                scheduleWindowEnd()
+        switch due {
+        case .nothing:
+            break
+        case .now:
+            scheduler.schedule(options: nil) { [self] in deliverPending() }
+        case .at(let date):
+            scheduler.schedule(after: date, tolerance: scheduler.minimumTolerance, options: nil) { [self] in
+                deliverPending()
             }
         }
         return .none
     }
 
-    /// Closes the window after `interval`: delivers what it held and opens the next one, or goes quiet.
-    private func scheduleWindowEnd() {
-        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: nil) {
-            [self] in
-            let held = lock.withLock { () -> Input? in
-                defer { state.extra.held = nil }
-                if state.extra.held == nil { state.extra.windowOpen = false }
-                return state.extra.held
+    /// The scheduled delivery: publishes what it holds, then a completion that waited for it.
+    private func deliverPending() {
+        let now = scheduler.now
+        let (value, completion) = lock.withLock { () -> (Input?, Subscribers.Completion<Failure>?) in
+            defer {
+                state.extra.pending = nil
+                state.extra.scheduled = false
+                state.extra.completion = nil
+                state.extra.lastDelivery = now
             }
-            if let held {
-                deliver(held)
-                scheduleWindowEnd()
-            }
+            return (state.extra.pending, state.extra.completion)
         }
+        if let value { deliver(value) }
+        if let completion { complete(completion) }
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        let held = lock.withLock { () -> Input? in
+        let waits = lock.withLock { () -> Bool? in
+            guard state.downstream != nil, !state.upstream.isTerminal else { return nil }
             state.upstream = .terminal
-            defer { state.extra.held = nil }
-            return state.extra.held
+            if state.extra.scheduled {
+                state.extra.completion = completion
+                return true
+            }
+            return false
         }
-        scheduler.schedule(options: nil) { [self] in
-            if let held { deliver(held) }
-            complete(completion)
+        if waits == false {
+            scheduler.schedule(options: nil) { [self] in complete(completion) }
         }
     }
 }
