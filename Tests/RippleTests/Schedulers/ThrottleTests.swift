@@ -4,11 +4,19 @@ import RippleTesting
 import Testing
 
 @Suite struct ThrottleTests {
-    @Test func latestDeliversTheFirstAtOnceThenTheLatestPerWindow() {
+    /// A subject throttled on a virtual clock, and a recorder of what reached its subscriber, when.
+    static func throttled(
+        for interval: VirtualTime.Stride = .milliseconds(100), latest: Bool
+    ) -> (TestScheduler<VirtualTime, Never>, PassthroughSubject<Int, Never>, TimedRecorder<Int, Never>) {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
         let recorder = TimedRecorder<Int, Never>(scheduler)
-        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(recorder)
+        subject.throttle(for: interval, scheduler: scheduler, latest: latest).subscribe(recorder)
+        return (scheduler, subject, recorder)
+    }
+
+    @Test func latestDeliversTheFirstAtOnceThenTheLatestPerWindow() {
+        let (scheduler, subject, recorder) = Self.throttled(latest: true)
         subject.send(1)
         scheduler.advance(by: .milliseconds(10))
         subject.send(2)
@@ -21,10 +29,7 @@ import Testing
     }
 
     @Test func firstKeepsTheFirstOfEachWindow() {
-        let scheduler = TestScheduler()
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler)
-        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: false).subscribe(recorder)
+        let (scheduler, subject, recorder) = Self.throttled(latest: false)
         subject.send(1)
         scheduler.advance()
         subject.send(2)
@@ -37,36 +42,19 @@ import Testing
     // Combine schedules the first element for the scheduler's next turn; what arrives before that
     // turn runs folds into the same delivery (OpenCombine's ThrottleTests.testBasicBehavior,
     // CombineX's ThrottleSpec "should sent the latest value", both recorded against Combine).
-    @Test func latestFoldsValuesSentBeforeTheFirstDeliveryRunsIntoIt() {
-        let scheduler = TestScheduler()
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler)
-        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(recorder)
+    @Test(arguments: [(latest: true, expected: 3), (latest: false, expected: 1)])
+    func valuesSentBeforeTheFirstDeliveryRunsFoldIntoIt(latest: Bool, expected: Int) {
+        let (scheduler, subject, recorder) = Self.throttled(latest: latest)
         subject.send(1)
         subject.send(2)
         subject.send(3)
         scheduler.advance(by: .seconds(1))
-        #expect(recorder.timedValues.map(\.1) == [3])
+        #expect(recorder.timedValues.map(\.1) == [expected])  // the newest with `latest`, else the first
         #expect(recorder.timedValues.map(\.0) == [0])
     }
 
-    @Test func firstFoldsValuesSentBeforeTheFirstDeliveryRunsIntoTheFirst() {
-        let scheduler = TestScheduler()
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler)
-        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: false).subscribe(recorder)
-        subject.send(1)
-        subject.send(2)
-        subject.send(3)
-        scheduler.advance(by: .seconds(1))
-        #expect(recorder.timedValues.map(\.1) == [1])
-    }
-
     @Test func latestDeliversOneValuePerIntervalWhenTheSchedulerRunsEverySecond() {
-        let scheduler = TestScheduler()
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler)
-        subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(recorder)
+        let (scheduler, subject, recorder) = Self.throttled(for: .seconds(1), latest: true)
         subject.send(1)
         subject.send(2)
         scheduler.advance(by: .seconds(1))
@@ -161,10 +149,7 @@ import Testing
     // Combine holds the completion for the pending delivery (OpenCombine's
     // ThrottleTests.testReceiveCompletionImmediatelyAfterValue).
     @Test func completionWaitsForThePendingDelivery() {
-        let scheduler = TestScheduler()
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler)
-        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(recorder)
+        let (scheduler, subject, recorder) = Self.throttled(latest: true)
         subject.send(1)
         scheduler.advance()
         subject.send(2)
@@ -178,10 +163,7 @@ import Testing
     }
 
     @Test func completionWithNothingPendingIsScheduledAtOnce() {
-        let scheduler = TestScheduler()
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler)
-        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(recorder)
+        let (scheduler, subject, recorder) = Self.throttled(latest: true)
         subject.send(1)
         scheduler.advance(by: .milliseconds(10))
         subject.send(completion: .finished)
@@ -189,19 +171,6 @@ import Testing
         scheduler.advance()
         #expect(recorder.events == [.subscription, .value(1), .finished])
         #expect(recorder.completionTime == 10)
-    }
-
-    @Test func completionDeliversTheHeldElementFirst() {
-        let scheduler = TestScheduler()
-        let subject = PassthroughSubject<Int, Never>()
-        let recorder = TimedRecorder<Int, Never>(scheduler)
-        subject.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(recorder)
-        subject.send(1)
-        scheduler.advance()
-        subject.send(2)
-        subject.send(completion: .finished)
-        scheduler.advance(by: .milliseconds(100))
-        #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])
     }
 
     @Test func cancelStopsEverything() {
