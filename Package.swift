@@ -20,9 +20,13 @@ let package = Package(
     ],
     targets: [
         // The Foundation-free core: Combine's push-stream API.
-        .target(name: "Ripple", dependencies: ["CRippleSync"]),
-        // The operating system's wait-on-address calls (futex), for Ripple's lock and delivery turns,
-        // and the compiler's atomic builtins for the core's atomics on Apple platforms.
+        // `Extern` declares Linux's `syscall(2)` (variadic in C) for the futex calls in Swift, so that
+        // importing Ripple on Linux never requires a C module (Engine/LinuxFutex.swift).
+        .target(
+            name: "Ripple", dependencies: ["CRippleSync"],
+            swiftSettings: [.enableExperimentalFeature("Extern")]),
+        // The compiler's atomic builtins for the core's atomics on Apple platforms (and on Linux
+        // when built with -DRIPPLE_PORTABLE_ATOMICS, to test them). Not imported otherwise.
         .target(name: "CRippleSync"),
         // Bridges to the toolchain's Observation module, kept out of the core.
         .target(name: "RippleObservation", dependencies: ["Ripple"]),

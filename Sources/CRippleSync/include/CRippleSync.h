@@ -1,40 +1,12 @@
-// Ripple's only C: the operating system's futex calls, which Swift cannot call directly on Linux
-// (syscall(2) is variadic), and the compiler's atomic builtins for the systems where Swift's
-// `Synchronization` module is unavailable (Apple platforms before macOS 15 / iOS 18). Nothing in it
-// runs at load time: no constructors, no system calls before the first lock that has to wait.
+// Ripple's only C: the compiler's atomic builtins for the systems where Swift's `Synchronization`
+// module is unavailable (Apple platforms before macOS 15 / iOS 18), also built on Linux with
+// `-DRIPPLE_PORTABLE_ATOMICS` so that they are tested there. Imported only in those builds: on
+// Linux, Windows and Android, importing Ripple never requires this C module. Nothing in it runs at
+// load time.
 #ifndef CRIPPLE_SYNC_H
 #define CRIPPLE_SYNC_H
 
 #include <stdint.h>
-
-#if defined(__linux__)
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-/// The calling thread's kernel ID, cached after the first call (and forgotten in a forked child).
-extern __thread uint32_t ripple_cached_thread_id;
-uint32_t ripple_thread_id_slow(void);
-
-/// The calling thread's kernel thread ID (what `gettid(2)` returns), never 0: the owner a futex
-/// lock's word holds.
-static inline uint32_t ripple_thread_id(void) {
-    uint32_t id = ripple_cached_thread_id;
-    return id != 0 ? id : ripple_thread_id_slow();
-}
-
-// Each call below returns 0, or the `errno` the kernel answered with (a seccomp filter may answer
-// any of them with EPERM or ENOSYS: the Swift side falls back rather than trapping).
-
-/// `FUTEX_LOCK_PI` (priority-inheriting lock) on `word`, sleeping at most `timeout_ms`.
-int ripple_futex_lock_pi(uint32_t *word, int timeout_ms);
-/// `FUTEX_UNLOCK_PI`: hands `word` to its highest-priority sleeper.
-int ripple_futex_unlock_pi(uint32_t *word);
-/// `FUTEX_WAIT`: sleeps while `*word == expected`, at most `timeout_ms` (forever if negative).
-int ripple_futex_wait(uint32_t *word, uint32_t expected, int timeout_ms);
-/// `FUTEX_WAKE`: wakes up to `count` threads sleeping in `ripple_futex_wait` on `word`.
-int ripple_futex_wake(uint32_t *word, int count);
-#endif
 
 /// A full memory fence.
 static inline void ripple_full_fence(void) {

@@ -12,10 +12,6 @@ import Darwin
 import WinSDK
 #endif
 
-#if !os(Windows)
-internal import CRippleSync
-#endif
-
 /// A small non-recursive lock stored in its owner, backed by the operating system: it knows its
 /// owner, a thread that finds it taken sleeps in the kernel (donating its priority to the holder
 /// where the system can), and a thread that takes a lock it already holds traps with a message
@@ -79,7 +75,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
     init() {}
 
     /// Takes the lock: one compare-and-swap when it is free, ``lockSlow(_:)`` otherwise. Not
-    /// inlined into clients: the thread ID comes from a C function clients need not see.
+    /// inlined into clients: the thread ID comes from a thread-specific slot clients need not see.
     @usableFromInline
     func lock() {
         let me = kernelThreadID()
@@ -135,7 +131,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
             }
             switch LockKernel.mode {
             case .priorityInheriting:
-                switch withAddress(of: word, { futexLockPI($0) }) {
+                switch withAddress(of: word, { lockPI($0) }) {
                 case .acquired:
                     // The kernel wrote this thread's ID; the acquiring load pairs with the releasing
                     // read-modify-write the unlocking thread made before handing over.
@@ -182,7 +178,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
             // A releasing read-modify-write that changes nothing: what the kernel writes next is
             // not an atomic operation the acquiring side (or ThreadSanitizer) can pair with.
             _ = word.compareExchange(expected: seen, desired: seen, ordering: .releasing)
-            switch withAddress(of: word, { futexUnlockPI($0) }) {
+            switch withAddress(of: word, { unlockPI($0) }) {
             case .acquired, .again:
                 return
             case .deadlock, .refused:
@@ -286,9 +282,9 @@ enum FutexLockResult {
 }
 
 /// `FUTEX_LOCK_PI` on `word`, for at most ``Lock/sleepMilliseconds``.
-private func futexLockPI(_ word: UnsafeMutablePointer<UInt32>) -> FutexLockResult {
+private func lockPI(_ word: UnsafeMutablePointer<UInt32>) -> FutexLockResult {
     #if os(Linux) || os(Android)
-    switch ripple_futex_lock_pi(word, Lock.sleepMilliseconds) {
+    switch futexLockPI(word, milliseconds: Lock.sleepMilliseconds) {
     case 0: return .acquired
     case EINTR, ETIMEDOUT, EAGAIN: return .again
     case EDEADLK: return .deadlock
@@ -300,9 +296,9 @@ private func futexLockPI(_ word: UnsafeMutablePointer<UInt32>) -> FutexLockResul
 }
 
 /// `FUTEX_UNLOCK_PI` on `word`.
-private func futexUnlockPI(_ word: UnsafeMutablePointer<UInt32>) -> FutexLockResult {
+private func unlockPI(_ word: UnsafeMutablePointer<UInt32>) -> FutexLockResult {
     #if os(Linux) || os(Android)
-    switch ripple_futex_unlock_pi(word) {
+    switch futexUnlockPI(word) {
     case 0: return .acquired
     default: return .refused
     }
@@ -317,7 +313,7 @@ func kernelThreadID() -> UInt32 {
     #if os(Windows)
     return UInt32(GetCurrentThreadId())
     #else
-    return ripple_thread_id()
+    return linuxThreadID()
     #endif
 }
 
@@ -334,7 +330,7 @@ func waitOnWord(_ word: borrowing AtomicCell<UInt32>, whileEqualTo expected: UIn
         var compare = expected
         _ = WaitOnAddress(address, &compare, 4, milliseconds < 0 ? INFINITE : DWORD(milliseconds))
         #else
-        switch ripple_futex_wait(address, expected, milliseconds) {
+        switch futexWait(address, expected: expected, milliseconds: milliseconds) {
         case 0, EINTR, EAGAIN, ETIMEDOUT: break
         default:
             LockKernel.refuseSleeping()
@@ -352,7 +348,7 @@ func wakeOneOnWord(_ word: borrowing AtomicCell<UInt32>) {
         #if os(Windows)
         WakeByAddressSingle(address)
         #else
-        _ = ripple_futex_wake(address, 1)
+        futexWake(address, count: 1)
         #endif
     }
 }

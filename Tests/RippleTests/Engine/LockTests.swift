@@ -16,6 +16,36 @@ import Testing
         #endif
     }
 
+    #if os(Linux)
+    /// The thread ID the lock writes is the kernel's (the futex calls are Swift declarations of
+    /// `syscall(2)` with per-architecture numbers): on the test's thread and on threads started
+    /// after it, each asked twice (the second answer comes from the thread's slot).
+    @Test func theOwnersIDIsTheKernelsThreadID() throws {
+        @Sendable func kernelsAnswer() throws -> UInt32 {
+            // "/proc/thread-self" links to "<pid>/task/<tid>".
+            let link = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+            return try #require(link.split(separator: "/").last.flatMap { UInt32($0) })
+        }
+        #expect(kernelThreadID() == (try kernelsAnswer()))
+        #expect(kernelThreadID() == (try kernelsAnswer()))
+        let answers = Locked<[(UInt32, UInt32, UInt32)]>([])
+        let threads = (0..<4).map { _ in
+            Thread {
+                let first = kernelThreadID()
+                let second = kernelThreadID()
+                let kernel = (try? kernelsAnswer()) ?? 0
+                answers.withLock { $0.append((first, second, kernel)) }
+            }
+        }
+        threads.forEach { $0.start() }
+        while answers.current.count < 4 { Thread.sleep(forTimeInterval: 0.001) }
+        for (first, second, kernel) in answers.current {
+            #expect(first == kernel && second == kernel)
+        }
+        #expect(Set(answers.current.map(\.0)).count == 4)
+    }
+    #endif
+
     @Test func anUncontendedLockHoldsItsOwnersIDAndIsFreeAfterwards() {
         let guarded = Guarded()
         for _ in 0..<1_000 {
