@@ -39,7 +39,9 @@ let package = Package(
         // A module named Combine that re-exports Ripple and RippleFoundation, so Combine code builds
         // unchanged where Apple's Combine does not exist. Depend on it conditionally (README, Porting).
         .target(name: "Combine", dependencies: ["Ripple", "RippleFoundation"]),
-        // Tools for users' tests: a virtual-time scheduler (Foundation is fine here).
+        // Tools for users' tests: a virtual-time scheduler (Foundation is fine here), and the
+        // type-erased and immediate schedulers models take so tests can inject one (combine-
+        // schedulers' shape: kept out of Ripple and Combine so the two never clash in one build).
         .target(name: "RippleTesting", dependencies: ["Ripple"]),
         // For the sandbox tests only (not a product): seccomp filters that refuse what Ripple's lock
         // may use, and a program linking Ripple that runs under them.

@@ -44,3 +44,4 @@ public struct MissingValueError: Error, Equatable, Sendable, CustomStringConvert
     public init() {}
     public var description: String { "The completion handler reported neither a value nor an error" }
 }
+

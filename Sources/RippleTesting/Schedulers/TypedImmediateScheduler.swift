@@ -1,3 +1,5 @@
+import Ripple
+
 /// A scheduler that runs every action at once, on the calling thread, with another scheduler's
 /// time and option types — so it can stand in where that scheduler is expected.
 ///

@@ -1,5 +1,6 @@
 #if canImport(Dispatch)
 import Dispatch
+import Ripple
 
 extension DispatchQueue {
     /// A scheduler with a dispatch queue's time and option types that runs every action at once,

@@ -1,3 +1,5 @@
+import Ripple
+
 /// A type-erased scheduler: any scheduler whose time and option types match.
 ///
 /// Inject a scheduler into a model without making the model generic. Type it after the scheduler

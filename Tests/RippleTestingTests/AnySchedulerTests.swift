@@ -3,6 +3,23 @@ import Ripple
 import RippleTesting
 import Testing
 
+/// Bookkeeping the tests' schedulers touch from their actions.
+private final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
+    var current: Value { withLock { $0 } }
+}
+
+/// Whether `condition` holds within a few seconds (a real queue's work arrives later).
+private func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<5_000 where !condition() {
+        try? await Task.sleep(nanoseconds: 1_000_000)
+    }
+    return condition()
+}
+
 /// A scheduler that records what it is asked to do and runs it at once.
 private final class LoggingScheduler: Scheduler, @unchecked Sendable {
     typealias SchedulerTimeType = VirtualTime
