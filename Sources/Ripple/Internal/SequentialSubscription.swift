@@ -142,8 +142,10 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
 
     // MARK: Downstream side
 
+    /// Adds the demand and passes it to the current child. A request for `.none` is ignored: as in
+    /// Combine, it does not trap.
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        guard demand > 0 else { return }
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()

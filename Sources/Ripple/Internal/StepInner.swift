@@ -35,16 +35,21 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
     private let mirrorsDownstream: Bool
     private let step: (Input) -> Step
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
+    /// Whether a request for `.none` is passed upstream instead of trapping (Combine's
+    /// `measureInterval`; its filtering and `try` inners trap).
+    private let passesZeroDemand: Bool
 
     /// - Parameter mirrorsDownstream: whether `customMirror` shows the downstream (Combine's
     ///   filtering inners do; drop(while:) and tryScan show nothing).
+    /// - Parameter passesZeroDemand: whether a request for `.none` goes upstream instead of trapping.
     init(
-        downstream: Downstream, name: String, mirrorsDownstream: Bool = true,
+        downstream: Downstream, name: String, mirrorsDownstream: Bool = true, passesZeroDemand: Bool = false,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure, step: @escaping (Input) -> Step
     ) {
         state = State(downstream: downstream)
         self.name = name
         self.mirrorsDownstream = mirrorsDownstream
+        self.passesZeroDemand = passesZeroDemand
         self.step = step
         self.mapFailure = mapFailure
     }
@@ -105,7 +110,7 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
     }
 
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        require(demand > 0 || passesZeroDemand, "\(name): demand must be greater than zero (got \(demand))")
         lock.withLock { state.upstream.subscription }?.request(demand)
     }
 

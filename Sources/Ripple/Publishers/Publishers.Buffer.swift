@@ -28,6 +28,10 @@ extension Publishers {
     /// fails at once. As in Combine, the upstream is asked for the
     /// prefetch (`.max(size)` for `.keepFull`, `.unlimited` for `.byRequest`) before the
     /// subscriber gets this publisher's subscription.
+    ///
+    /// A `size` of zero holds nothing: every element that cannot be delivered at once is handled
+    /// by `whenFull` (with `.dropOldest` it is the element dropped), and `.keepFull` asks its
+    /// upstream for `.max(0)` — as in Combine, which does not trap on it either.
     public struct Buffer<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -46,7 +50,6 @@ extension Publishers {
             upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy,
             whenFull: Publishers.BufferingStrategy<Failure>
         ) {
-            require(size > 0, "buffer: size must be greater than zero (got \(size))")
             self.upstream = upstream
             self.size = size
             self.prefetch = prefetch
@@ -144,7 +147,11 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
             lock.unlock()
             return refill(1)
         case .dropOldest:
-            let dropped = state.buffer.popFirst()
+            // With nothing held (a size of zero), the new element is the oldest.
+            guard let dropped = state.buffer.popFirst() else {
+                lock.unlock()
+                return refill(1)
+            }
             state.buffer.append(input)
             lock.unlock()
             withExtendedLifetime(dropped) {}
@@ -197,8 +204,9 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
         _ = takeTurnThenDrainLocked()
     }
 
+    /// Adds the demand and delivers what it allows; as in Combine, a request for `.none` adds
+    /// nothing and does not trap.
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "Buffer: demand must be greater than zero (got \(demand))")
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()

@@ -105,12 +105,12 @@ extension Publishers {
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
-        /// The maximum number of retry attempts to perform; `nil` retries forever.
+        /// The maximum number of retry attempts to perform; `nil` (or, as in Combine, a negative
+        /// number) retries forever.
         public let retries: Int?
 
         /// Creates a `Retry` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, retries: Int?) {
-            require((retries ?? 0) >= 0, "retry: the number of retries must not be negative (got \(retries ?? 0))")
             self.upstream = upstream
             self.retries = retries
         }
@@ -128,7 +128,8 @@ extension Publishers {
                     return .continue { sequential.attach(upstream, onCompletion: handler(remaining: next)) }
                 }
             }
-            sequential.start(with: upstream, onCompletion: handler(remaining: retries))
+            // As in Combine, a negative count never runs out.
+            sequential.start(with: upstream, onCompletion: handler(remaining: retries.flatMap { $0 < 0 ? nil : $0 }))
         }
     }
 }
@@ -158,6 +159,16 @@ extension Publisher {
 
     /// Attempts to recreate a failed subscription with the upstream publisher up to the number of
     /// times you specify.
+    ///
+    /// ```swift
+    /// let cancellable = flakyRequest()  // fails twice, then sends "response"
+    ///     .retry(2)
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints "response", "finished"
+    /// ```
+    ///
+    /// - Parameter retries: the number of attempts after the first; as in Combine, a negative
+    ///   number retries without limit.
     public func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
     }

@@ -52,13 +52,6 @@ import Testing
         #expect(recorder.events == [.subscription])
     }
 
-    @Test func zeroDemandTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let recorder = Recorder(for: Just(1).append(2), demand: nil)
-            recorder.request(.none)
-        }
-    }
-
     @Test func releasedAfterCompletion() {
         weak var weakSubscription: AnyObject?
         do {
