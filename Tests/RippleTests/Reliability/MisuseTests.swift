@@ -16,7 +16,7 @@ import Testing
         case noneFromReplaceEmpty, noneFromCount, noneFromDebounce, noneFromAsyncSequence
         case negativePrefix, subscribingNegativeDropFirst, negativeOutputAt, collectZero
         case collectByTimeOrCountZero, schedulerBackwards, schedulerZeroInterval
-        case recordAfterCompletion
+        case recordAfterCompletion, anySubscriberOfASubjectValueBeforeSubscription
 
         var message: String {
             switch self {
@@ -44,6 +44,8 @@ import Testing
             case .schedulerBackwards: "TestScheduler: cannot move the clock backwards"
             case .schedulerZeroInterval: "TestScheduler: a repeating interval must be positive"
             case .recordAfterCompletion: "Record.Recording: receive(_:) called after receive(completion:)"
+            case .anySubscriberOfASubjectValueBeforeSubscription:
+                "AnySubscriber(subject): received a value before a subscription"
             }
         }
 
@@ -96,6 +98,9 @@ import Testing
                     recording.receive(completion: .finished)
                     recording.receive(1)
                 }
+            case .anySubscriberOfASubjectValueBeforeSubscription:
+                // As in Combine (CombineX AnySubscriberSpec, recorded against it).
+                _ = AnySubscriber(subject).receive(1)
             }
         }
     }
