@@ -42,6 +42,9 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         /// next one last: each attaches its publisher. A finished child is followed by the last
         /// one; a failure discards them all.
         var suffixes: [() -> Void] = []
+        /// The child subscribed last, whose completion handler (which may hold the next publisher)
+        /// a cancel takes away: the publisher it subscribed to may keep it after the cancel.
+        weak var child: (any SequentialChild)?
     }
 
     private let lock = Lock()
@@ -134,10 +137,11 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
             lock.unlock()
             return
         }
-        let generation = state.generation
+        let child = Child(parent: self, generation: state.generation, onCompletion: onCompletion)
+        state.child = child
         lock.unlock()
         StackGuard.check(name)
-        publisher.subscribe(Child(parent: self, generation: generation, onCompletion: onCompletion))
+        publisher.subscribe(child)
     }
 
     // MARK: Downstream side
@@ -163,6 +167,10 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         let released = state.downstream
         let queued = state.queuedStep
         let suffixes = state.suffixes
+        // As in Combine, what comes next is let go at once, even if the current publisher keeps
+        // its subscriber.
+        let handler = state.child?.takeHandlerLocked()
+        state.child = nil
         state.current = nil
         state.downstream = nil
         state.queuedStep = nil
@@ -173,6 +181,7 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         _ = released
         _ = queued
         _ = suffixes
+        _ = handler
     }
 
     // MARK: Children
@@ -271,14 +280,15 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     }
 
     private final class Child<ChildFailure: Error>: Subscriber, CustomStringConvertible,
-        ConcatenationSplicing
+        ConcatenationSplicing, SequentialChild
     {
         typealias Input = Downstream.Input
         typealias Failure = ChildFailure
 
         let parent: SequentialSubscription
         let generation: Int
-        let onCompletion: (Subscribers.Completion<ChildFailure>) -> Next
+        /// Taken by the completion it handles, or by a cancel; guarded by the parent's lock.
+        private var onCompletion: ((Subscribers.Completion<ChildFailure>) -> Next)?
 
         init(parent: SequentialSubscription, generation: Int, onCompletion: @escaping (Subscribers.Completion<ChildFailure>) -> Next) {
             self.parent = parent
@@ -287,6 +297,15 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         }
 
         var description: String { parent.name }
+
+        func takeHandlerLocked() -> Any? {
+            takeOnCompletionLocked()
+        }
+
+        private func takeOnCompletionLocked() -> ((Subscribers.Completion<ChildFailure>) -> Next)? {
+            defer { onCompletion = nil }
+            return onCompletion
+        }
 
         func receive(subscription: any Subscription) {
             parent.childReceive(subscription: subscription, generation: generation)
@@ -304,7 +323,7 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
             // Both parts share this child's completion handler; the suffix waits on the stack, so
             // nesting builds no chain of closures (whose release would recurse).
             let parent = self.parent
-            let onCompletion = self.onCompletion
+            guard let onCompletion = parent.lock.withLock({ self.onCompletion }) else { return false }
             guard parent.pushSuffix({ parent.attach(suffix, onCompletion: onCompletion) }, generation: generation)
             else { return false }
             parent.runSteps { parent.attach(prefix, onCompletion: onCompletion) }
@@ -323,6 +342,8 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
             case .handler(let dropped):
                 _ = dropped
             }
+            // Taken, so that it is let go once it has run; a cancel may have taken it already.
+            guard let onCompletion = parent.lock.withLock({ takeOnCompletionLocked() }) else { return }
             switch onCompletion(completion) {
             case .complete(let completion):
                 parent.finish(completion)
@@ -331,6 +352,13 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
             }
         }
     }
+}
+
+/// A child of a ``SequentialSubscription``, whose completion handler a cancel takes away.
+private protocol SequentialChild: AnyObject {
+    /// Returns the completion handler (to be released after unlocking) and forgets it. Called with
+    /// the parent's lock held.
+    func takeHandlerLocked() -> Any?
 }
 
 /// A subscriber that can take a concatenation's two parts as its own next steps.
