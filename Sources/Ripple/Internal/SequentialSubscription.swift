@@ -53,11 +53,14 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     /// Whether demand the downstream returns from `receive(_:)` is requested from the current
     /// child (and `.none` returned to it) rather than returned to the child — Combine's `retry`.
     private let requestsReturnedDemand: Bool
+    /// What a misbehaving child makes trap, as in Combine.
+    private let traps: SequentialMisbehaviourTraps
 
-    init(downstream: Downstream, name: String, requestsReturnedDemand: Bool = false) {
+    init(downstream: Downstream, name: String, requestsReturnedDemand: Bool = false, traps: SequentialMisbehaviourTraps = []) {
         state = State(downstream: downstream)
         self.name = name
         self.requestsReturnedDemand = requestsReturnedDemand
+        self.traps = traps
     }
 
     var description: String { name }
@@ -208,6 +211,14 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
 
     private func childReceive(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
         lock.lock()
+        if !traps.isEmpty, state.downstream != nil, generation == state.generation {
+            let early = state.current == nil
+            let unwanted = state.demand == .none
+            if (early && traps.contains(.valueBeforeSubscription)) || (unwanted && traps.contains(.valueWithoutDemand)) {
+                lock.unlock()
+                fatalError("\(name): received a value \(early ? "before a subscription" : "without demand")")
+            }
+        }
         if !state.downstreamSubscribed {
             // A child sending a value before any subscription (a protocol violation upstream).
             lock.unlock()
@@ -352,6 +363,16 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
             }
         }
     }
+}
+
+/// The misbehaviours of a ``SequentialSubscription``'s child that trap (with a message naming the
+/// operator) instead of being passed on.
+struct SequentialMisbehaviourTraps: OptionSet {
+    let rawValue: Int
+    /// A value before the child's subscription (Combine's `catch`, `tryCatch`, `retry`).
+    static let valueBeforeSubscription = SequentialMisbehaviourTraps(rawValue: 1)
+    /// A value the downstream has not asked for (Combine's `catch`, `tryCatch`).
+    static let valueWithoutDemand = SequentialMisbehaviourTraps(rawValue: 2)
 }
 
 /// A child of a ``SequentialSubscription``, whose completion handler a cancel takes away.

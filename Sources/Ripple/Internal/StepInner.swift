@@ -38,18 +38,24 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
     /// Whether a request for `.none` is passed upstream instead of trapping (Combine's
     /// `measureInterval`; its filtering and `try` inners trap).
     private let passesZeroDemand: Bool
+    /// Whether a value or completion that arrives before the upstream subscription traps (Combine's
+    /// removeDuplicates, prefix(while:), tryFilter and tryCompactMap do) instead of being ignored.
+    private let trapsBeforeSubscription: Bool
 
     /// - Parameter mirrorsDownstream: whether `customMirror` shows the downstream (Combine's
     ///   filtering inners do; drop(while:) and tryScan show nothing).
     /// - Parameter passesZeroDemand: whether a request for `.none` goes upstream instead of trapping.
+    /// - Parameter trapsBeforeSubscription: whether an event before the upstream subscription traps.
     init(
         downstream: Downstream, name: String, mirrorsDownstream: Bool = true, passesZeroDemand: Bool = false,
+        trapsBeforeSubscription: Bool = false,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure, step: @escaping (Input) -> Step
     ) {
         state = State(downstream: downstream)
         self.name = name
         self.mirrorsDownstream = mirrorsDownstream
         self.passesZeroDemand = passesZeroDemand
+        self.trapsBeforeSubscription = trapsBeforeSubscription
         self.step = step
         self.mapFailure = mapFailure
     }
@@ -78,7 +84,9 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            let early = state.upstream.isAwaitingSubscription
             lock.unlock()
+            require(!(early && trapsBeforeSubscription), "\(name): received a value before a subscription")
             return .none
         }
         lock.unlock()
@@ -100,7 +108,9 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         lock.lock()
         guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            let early = state.upstream.isAwaitingSubscription
             lock.unlock()
+            require(!(early && trapsBeforeSubscription), "\(name): received a completion before a subscription")
             return
         }
         state.upstream = .terminal

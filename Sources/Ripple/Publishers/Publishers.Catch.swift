@@ -29,7 +29,8 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let sequential = SequentialSubscription(downstream: subscriber, name: "Catch")
+            let sequential = SequentialSubscription(
+                downstream: subscriber, name: "Catch", traps: [.valueBeforeSubscription, .valueWithoutDemand])
             let handler = self.handler
             sequential.start(with: upstream) { [unowned sequential] completion in
                 switch completion {
@@ -66,7 +67,8 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            let sequential = SequentialSubscription(downstream: subscriber, name: "TryCatch")
+            let sequential = SequentialSubscription(
+                downstream: subscriber, name: "TryCatch", traps: [.valueBeforeSubscription, .valueWithoutDemand])
             let handler = self.handler
             sequential.start(with: upstream) { [unowned sequential] completion in
                 switch completion {
@@ -116,7 +118,8 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let sequential = SequentialSubscription(downstream: subscriber, name: "Retry", requestsReturnedDemand: true)
+            let sequential = SequentialSubscription(
+                downstream: subscriber, name: "Retry", requestsReturnedDemand: true, traps: .valueBeforeSubscription)
             let upstream = self.upstream
             // One attempt's completion handler; each failure with retries left subscribes again.
             func handler(remaining: Int?) -> (Subscribers.Completion<Failure>) -> SequentialSubscription<S>.Next {

@@ -240,6 +240,11 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: UntilOutputInn
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
+        if state.upstream.isAwaitingSubscription {
+            // A broken upstream: Combine traps here too.
+            lock.unlock()
+            fatalError("DropUntilOutput: received a value before a subscription")
+        }
         guard state.downstream != nil, state.triggered else {
             // Dropped: its demand is used up, as in Combine.
             lock.unlock()
