@@ -34,20 +34,32 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         wrapped = s
     }
 
-    /// Creates a type-erasing subscriber that forwards to a subject: values and completions are sent
-    /// to it, the subscription is handed to it, and unlimited demand is requested.
+    /// Creates a type-erasing subscriber that forwards to a subject.
+    ///
+    /// As in Combine, the subject is handed a subscription of the wrapper's own and decides what to
+    /// request through it (a ``PassthroughSubject`` asks for `.unlimited` once it has a subscriber
+    /// with demand, a ``CurrentValueSubject`` at once); a second subscription is cancelled. Values
+    /// and the completion are sent to the subject, and `receive(_:)` returns `.none`. A value or
+    /// completion that arrives before any subscription traps, as in Combine.
+    ///
+    /// Differs from Combine: events that arrive after the completion are not passed on (Combine's
+    /// wrapper passes them to the subject, which ignores them if it is one of the built-in
+    /// subjects). The wrapper lets the subject go at the completion, so that the two do not keep
+    /// each other alive.
+    ///
+    /// ```swift
+    /// let subject = PassthroughSubject<Int, Never>()
+    /// let cancellable = subject.sink { print($0) }
+    /// [1, 2].publisher.subscribe(AnySubscriber(subject))
+    /// // Prints "1", "2"
+    /// ```
     public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
-        receiveSubscriptionBody = { subscription in
-            s.send(subscription: subscription)
-            subscription.request(.unlimited)
-        }
-        receiveValueBody = { value in
-            s.send(value)
-            return .none
-        }
-        receiveCompletionBody = { completion in s.send(completion: completion) }
+        let forwarder = SubjectSubscriber(s, requiresSubscription: true)
+        receiveSubscriptionBody = forwarder.receive(subscription:)
+        receiveValueBody = forwarder.receive(_:)
+        receiveCompletionBody = forwarder.receive(completion:)
         combineIdentifier = CombineIdentifier(s)
-        wrapped = s
+        wrapped = forwarder
     }
 
     /// Creates a type-erasing subscriber that executes the provided closures.

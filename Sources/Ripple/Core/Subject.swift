@@ -30,7 +30,13 @@ extension Publisher {
     }
 }
 
-/// Forwards an upstream into a subject (`publisher.subscribe(subject)`).
+/// Forwards an upstream into a subject (`publisher.subscribe(subject)`, `AnySubscriber(subject)`).
+///
+/// As Combine's, it hands the subject *itself* as the subscription, so the subject decides how
+/// much to request (``PassthroughSubject`` once it has demand of its own, ``CurrentValueSubject`` at
+/// once), and it cancels any second subscription. After the completion it lets the subject go:
+/// the subject keeps its upstreams (this object among them) until it deinits, so holding on to it
+/// would keep both alive.
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible {
     typealias Input = Downstream.Output
     typealias Failure = Downstream.Failure
@@ -43,9 +49,19 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     private let lock = Lock()
     private var state: State
+    /// `AnySubscriber(subject)`: as in Combine, a value or completion that arrives before any
+    /// subscription traps.
+    private let requiresSubscription: Bool
 
-    init(_ subject: Downstream) {
+    init(_ subject: Downstream, requiresSubscription: Bool = false) {
         state = State(subject: subject)
+        self.requiresSubscription = requiresSubscription
+    }
+
+    /// Traps if an event arrives before any subscription (``AnySubscriber``'s wrapper only).
+    private func checkSubscribed(_ state: State, _ event: String) {
+        guard requiresSubscription else { return }
+        require(state.upstream != nil || state.terminated, "AnySubscriber(subject): received \(event) before a subscription")
     }
 
     func receive(subscription: any Subscription) {
@@ -63,9 +79,10 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        let subject = state.subject
+        let current = state
         lock.unlock()
-        subject?.send(input)
+        checkSubscribed(current, "a value")
+        current.subject?.send(input)
         return .none
     }
 
@@ -76,6 +93,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         let old = state
         state = State(subject: nil, upstream: nil, terminated: true)
         lock.unlock()
+        checkSubscribed(old, "a completion")
         old.subject?.send(completion: completion)
         withExtendedLifetime(old) {}
     }

@@ -48,10 +48,13 @@ extension StepInner where Downstream.Failure == any Error {
     /// encode, decode …): `nil` drops the value (`.max(1)` upstream), a thrown error cancels the
     /// upstream and fails.
     static func trying(
-        downstream: Downstream, name: String, mirrorsDownstream: Bool = true,
+        downstream: Downstream, name: String, mirrorsDownstream: Bool = true, trapsBeforeSubscription: Bool = false,
         transform: @escaping (Input) throws -> Downstream.Input?
     ) -> StepInner {
-        StepInner(downstream: downstream, name: name, mirrorsDownstream: mirrorsDownstream, mapFailure: { $0 }) {
+        StepInner(
+            downstream: downstream, name: name, mirrorsDownstream: mirrorsDownstream,
+            trapsBeforeSubscription: trapsBeforeSubscription, mapFailure: { $0 }
+        ) {
             input in
             do {
                 guard let output = try transform(input) else { return .drop }

@@ -83,6 +83,12 @@ extension OperatorInner {
     /// ``OperatorInner/request(_:)``'s behaviour, for subclasses whose parent overrides it.
     func forwardUpstream(_ demand: Subscribers.Demand) {
         require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        passUpstream(demand)
+    }
+
+    /// Passes the demand upstream as it is, `.none` included: Combine's `delay`, `timeout` and
+    /// `receive(on:)` forward a request for `.none` instead of trapping.
+    func passUpstream(_ demand: Subscribers.Demand) {
         lock.withLock { state.upstream.subscription }?.request(demand)
     }
 }

@@ -90,8 +90,9 @@ where Elements.Element == Downstream.Input {
 
     var playgroundDescription: Any { description }
 
+    /// Adds the demand and emits what it allows. As in Combine, a request for `.none` adds
+    /// nothing and does not trap.
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()

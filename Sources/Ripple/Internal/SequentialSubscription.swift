@@ -42,6 +42,9 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         /// next one last: each attaches its publisher. A finished child is followed by the last
         /// one; a failure discards them all.
         var suffixes: [() -> Void] = []
+        /// The child subscribed last, whose completion handler (which may hold the next publisher)
+        /// a cancel takes away: the publisher it subscribed to may keep it after the cancel.
+        weak var child: (any SequentialChild)?
     }
 
     private let lock = Lock()
@@ -50,11 +53,14 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     /// Whether demand the downstream returns from `receive(_:)` is requested from the current
     /// child (and `.none` returned to it) rather than returned to the child — Combine's `retry`.
     private let requestsReturnedDemand: Bool
+    /// What a misbehaving child makes trap, as in Combine.
+    private let traps: SequentialMisbehaviourTraps
 
-    init(downstream: Downstream, name: String, requestsReturnedDemand: Bool = false) {
+    init(downstream: Downstream, name: String, requestsReturnedDemand: Bool = false, traps: SequentialMisbehaviourTraps = []) {
         state = State(downstream: downstream)
         self.name = name
         self.requestsReturnedDemand = requestsReturnedDemand
+        self.traps = traps
     }
 
     var description: String { name }
@@ -134,16 +140,19 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
             lock.unlock()
             return
         }
-        let generation = state.generation
+        let child = Child(parent: self, generation: state.generation, onCompletion: onCompletion)
+        state.child = child
         lock.unlock()
         StackGuard.check(name)
-        publisher.subscribe(Child(parent: self, generation: generation, onCompletion: onCompletion))
+        publisher.subscribe(child)
     }
 
     // MARK: Downstream side
 
+    /// Adds the demand and passes it to the current child. A request for `.none` is ignored: as in
+    /// Combine, it does not trap.
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        guard demand > 0 else { return }
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()
@@ -161,6 +170,10 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         let released = state.downstream
         let queued = state.queuedStep
         let suffixes = state.suffixes
+        // As in Combine, what comes next is let go at once, even if the current publisher keeps
+        // its subscriber.
+        let handler = state.child?.takeHandlerLocked()
+        state.child = nil
         state.current = nil
         state.downstream = nil
         state.queuedStep = nil
@@ -171,6 +184,7 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         _ = released
         _ = queued
         _ = suffixes
+        _ = handler
     }
 
     // MARK: Children
@@ -197,6 +211,14 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
 
     private func childReceive(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
         lock.lock()
+        if !traps.isEmpty, state.downstream != nil, generation == state.generation {
+            let early = state.current == nil
+            let unwanted = state.demand == .none
+            if (early && traps.contains(.valueBeforeSubscription)) || (unwanted && traps.contains(.valueWithoutDemand)) {
+                lock.unlock()
+                fatalError("\(name): received a value \(early ? "before a subscription" : "without demand")")
+            }
+        }
         if !state.downstreamSubscribed {
             // A child sending a value before any subscription (a protocol violation upstream).
             lock.unlock()
@@ -269,14 +291,15 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     }
 
     private final class Child<ChildFailure: Error>: Subscriber, CustomStringConvertible,
-        ConcatenationSplicing
+        ConcatenationSplicing, SequentialChild
     {
         typealias Input = Downstream.Input
         typealias Failure = ChildFailure
 
         let parent: SequentialSubscription
         let generation: Int
-        let onCompletion: (Subscribers.Completion<ChildFailure>) -> Next
+        /// Taken by the completion it handles, or by a cancel; guarded by the parent's lock.
+        private var onCompletion: ((Subscribers.Completion<ChildFailure>) -> Next)?
 
         init(parent: SequentialSubscription, generation: Int, onCompletion: @escaping (Subscribers.Completion<ChildFailure>) -> Next) {
             self.parent = parent
@@ -285,6 +308,15 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         }
 
         var description: String { parent.name }
+
+        func takeHandlerLocked() -> Any? {
+            takeOnCompletionLocked()
+        }
+
+        private func takeOnCompletionLocked() -> ((Subscribers.Completion<ChildFailure>) -> Next)? {
+            defer { onCompletion = nil }
+            return onCompletion
+        }
 
         func receive(subscription: any Subscription) {
             parent.childReceive(subscription: subscription, generation: generation)
@@ -302,7 +334,7 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
             // Both parts share this child's completion handler; the suffix waits on the stack, so
             // nesting builds no chain of closures (whose release would recurse).
             let parent = self.parent
-            let onCompletion = self.onCompletion
+            guard let onCompletion = parent.lock.withLock({ self.onCompletion }) else { return false }
             guard parent.pushSuffix({ parent.attach(suffix, onCompletion: onCompletion) }, generation: generation)
             else { return false }
             parent.runSteps { parent.attach(prefix, onCompletion: onCompletion) }
@@ -321,6 +353,8 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
             case .handler(let dropped):
                 _ = dropped
             }
+            // Taken, so that it is let go once it has run; a cancel may have taken it already.
+            guard let onCompletion = parent.lock.withLock({ takeOnCompletionLocked() }) else { return }
             switch onCompletion(completion) {
             case .complete(let completion):
                 parent.finish(completion)
@@ -329,6 +363,23 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
             }
         }
     }
+}
+
+/// The misbehaviours of a ``SequentialSubscription``'s child that trap (with a message naming the
+/// operator) instead of being passed on.
+struct SequentialMisbehaviourTraps: OptionSet {
+    let rawValue: Int
+    /// A value before the child's subscription (Combine's `catch`, `tryCatch`, `retry`).
+    static let valueBeforeSubscription = SequentialMisbehaviourTraps(rawValue: 1)
+    /// A value the downstream has not asked for (Combine's `catch`, `tryCatch`).
+    static let valueWithoutDemand = SequentialMisbehaviourTraps(rawValue: 2)
+}
+
+/// A child of a ``SequentialSubscription``, whose completion handler a cancel takes away.
+private protocol SequentialChild: AnyObject {
+    /// Returns the completion handler (to be released after unlocking) and forgets it. Called with
+    /// the parent's lock held.
+    func takeHandlerLocked() -> Any?
 }
 
 /// A subscriber that can take a concatenation's two parts as its own next steps.

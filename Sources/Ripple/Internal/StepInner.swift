@@ -35,16 +35,27 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
     private let mirrorsDownstream: Bool
     private let step: (Input) -> Step
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
+    /// Whether a request for `.none` is passed upstream instead of trapping (Combine's
+    /// `measureInterval`; its filtering and `try` inners trap).
+    private let passesZeroDemand: Bool
+    /// Whether a value or completion that arrives before the upstream subscription traps (Combine's
+    /// removeDuplicates, prefix(while:), tryFilter and tryCompactMap do) instead of being ignored.
+    private let trapsBeforeSubscription: Bool
 
     /// - Parameter mirrorsDownstream: whether `customMirror` shows the downstream (Combine's
     ///   filtering inners do; drop(while:) and tryScan show nothing).
+    /// - Parameter passesZeroDemand: whether a request for `.none` goes upstream instead of trapping.
+    /// - Parameter trapsBeforeSubscription: whether an event before the upstream subscription traps.
     init(
-        downstream: Downstream, name: String, mirrorsDownstream: Bool = true,
+        downstream: Downstream, name: String, mirrorsDownstream: Bool = true, passesZeroDemand: Bool = false,
+        trapsBeforeSubscription: Bool = false,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure, step: @escaping (Input) -> Step
     ) {
         state = State(downstream: downstream)
         self.name = name
         self.mirrorsDownstream = mirrorsDownstream
+        self.passesZeroDemand = passesZeroDemand
+        self.trapsBeforeSubscription = trapsBeforeSubscription
         self.step = step
         self.mapFailure = mapFailure
     }
@@ -73,7 +84,9 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            let early = state.upstream.isAwaitingSubscription
             lock.unlock()
+            require(!(early && trapsBeforeSubscription), "\(name): received a value before a subscription")
             return .none
         }
         lock.unlock()
@@ -95,7 +108,9 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         lock.lock()
         guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            let early = state.upstream.isAwaitingSubscription
             lock.unlock()
+            require(!(early && trapsBeforeSubscription), "\(name): received a completion before a subscription")
             return
         }
         state.upstream = .terminal
@@ -105,7 +120,7 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
     }
 
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        require(demand > 0 || passesZeroDemand, "\(name): demand must be greater than zero (got \(demand))")
         lock.withLock { state.upstream.subscription }?.request(demand)
     }
 

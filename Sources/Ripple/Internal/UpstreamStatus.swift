@@ -22,6 +22,13 @@ enum UpstreamStatus {
         return nil
     }
 
+    /// Whether no subscription has arrived yet (and the subscriber has not terminated).
+    @inlinable
+    var isAwaitingSubscription: Bool {
+        if case .awaitingSubscription = self { return true }
+        return false
+    }
+
     @inlinable
     var isTerminal: Bool {
         if case .terminal = self { return true }

@@ -4,6 +4,10 @@
 /// `ObservableObject.objectWillChange` of a class is one instance of this type, created on
 /// first access and kept for the object's lifetime.
 ///
+/// As in Combine, it does not wait for demand: every ``send()`` reaches every subscriber, whatever
+/// the subscriber requested (a subscriber that requested nothing, or `.max(1)` once, still
+/// receives each change).
+///
 /// ```swift
 /// let publisher = ObservableObjectPublisher()
 /// let cancellable = publisher.sink { print("will change") }
@@ -15,7 +19,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public typealias Failure = Never
 
     @usableFromInline
-    let core = SubjectCore<Void, Never>(current: nil)
+    let core = SubjectCore<Void, Never>(current: nil, ignoresDemand: true)
 
     /// Creates an observable object publisher instance.
     @inlinable

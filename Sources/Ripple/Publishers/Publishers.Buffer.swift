@@ -24,10 +24,20 @@ extension Publishers {
     /// Elements wait here until the downstream asks for them. As in Combine, `.finished` is
     /// delivered once the buffered elements are and the downstream has demand left (a request for
     /// more); an upstream failure is delivered as soon as the downstream has no demand, dropping
-    /// what is still buffered (with demand, buffered elements go first); a `.customError` overflow
-    /// fails at once. As in Combine, the upstream is asked for the
-    /// prefetch (`.max(size)` for `.keepFull`, `.unlimited` for `.byRequest`) before the
-    /// subscriber gets this publisher's subscription.
+    /// what is still buffered (with demand, buffered elements go first). A `.customError` overflow
+    /// cancels the upstream at once and drops the element that overflowed; as in Combine, the
+    /// elements already held are still delivered as the downstream asks for them, and the failure
+    /// follows them (or goes out as soon as a request leaves elements it does not cover). As in
+    /// Combine, the upstream is asked for the prefetch (`.max(size)` for `.keepFull`, `.unlimited`
+    /// for `.byRequest`) before the subscriber gets this publisher's subscription.
+    ///
+    /// Differs from Combine: after a `.customError` overflow has cancelled the upstream, `.keepFull`
+    /// asks the cancelled upstream for nothing more (Combine still requests a refill from it for
+    /// each held element it delivers).
+    ///
+    /// A `size` of zero holds nothing: every element that cannot be delivered at once is handled
+    /// by `whenFull` (with `.dropOldest` it is the element dropped), and `.keepFull` asks its
+    /// upstream for `.max(0)` — as in Combine, which does not trap on it either.
     public struct Buffer<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -46,7 +56,6 @@ extension Publishers {
             upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy,
             whenFull: Publishers.BufferingStrategy<Failure>
         ) {
-            require(size > 0, "buffer: size must be greater than zero (got \(size))")
             self.upstream = upstream
             self.size = size
             self.prefetch = prefetch
@@ -144,17 +153,18 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
             lock.unlock()
             return refill(1)
         case .dropOldest:
-            let dropped = state.buffer.popFirst()
+            // With nothing held (a size of zero), the new element is the oldest.
+            guard let dropped = state.buffer.popFirst() else {
+                lock.unlock()
+                return refill(1)
+            }
             state.buffer.append(input)
             lock.unlock()
             withExtendedLifetime(dropped) {}
             return refill(1)
         case .customError(let makeError):
             let upstream = state.upstream.terminate()
-            let dropped = state.buffer
-            state.buffer = FIFO()
             lock.unlock()
-            withExtendedLifetime(dropped) {}
             // The error is made after unlocking (it is user code), before the cancel, as in Combine.
             let error = makeError()
             upstream?.cancel()
@@ -163,7 +173,13 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
                 lock.unlock()
                 return .none
             }
+            // As in Combine, what is held stays: it goes out as demand allows, then the failure
+            // (see `drainLocked`). Nothing is delivered now unless the downstream has demand left.
             state.completion = .failure(error)
+            guard state.demand > 0 else {
+                lock.unlock()
+                return .none
+            }
             _ = takeTurnThenDrainLocked()
             return .none
         }
@@ -197,8 +213,9 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
         _ = takeTurnThenDrainLocked()
     }
 
+    /// Adds the demand and delivers what it allows; as in Combine, a request for `.none` adds
+    /// nothing and does not trap.
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "Buffer: demand must be greater than zero (got \(demand))")
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()

@@ -29,7 +29,8 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let sequential = SequentialSubscription(downstream: subscriber, name: "Catch")
+            let sequential = SequentialSubscription(
+                downstream: subscriber, name: "Catch", traps: [.valueBeforeSubscription, .valueWithoutDemand])
             let handler = self.handler
             sequential.start(with: upstream) { [unowned sequential] completion in
                 switch completion {
@@ -66,7 +67,8 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            let sequential = SequentialSubscription(downstream: subscriber, name: "TryCatch")
+            let sequential = SequentialSubscription(
+                downstream: subscriber, name: "TryCatch", traps: [.valueBeforeSubscription, .valueWithoutDemand])
             let handler = self.handler
             sequential.start(with: upstream) { [unowned sequential] completion in
                 switch completion {
@@ -105,18 +107,19 @@ extension Publishers {
 
         /// The publisher from which this publisher receives elements.
         public let upstream: Upstream
-        /// The maximum number of retry attempts to perform; `nil` retries forever.
+        /// The maximum number of retry attempts to perform; `nil` (or, as in Combine, a negative
+        /// number) retries forever.
         public let retries: Int?
 
         /// Creates a `Retry` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, retries: Int?) {
-            require((retries ?? 0) >= 0, "retry: the number of retries must not be negative (got \(retries ?? 0))")
             self.upstream = upstream
             self.retries = retries
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let sequential = SequentialSubscription(downstream: subscriber, name: "Retry", requestsReturnedDemand: true)
+            let sequential = SequentialSubscription(
+                downstream: subscriber, name: "Retry", requestsReturnedDemand: true, traps: .valueBeforeSubscription)
             let upstream = self.upstream
             // One attempt's completion handler; each failure with retries left subscribes again.
             func handler(remaining: Int?) -> (Subscribers.Completion<Failure>) -> SequentialSubscription<S>.Next {
@@ -128,7 +131,8 @@ extension Publishers {
                     return .continue { sequential.attach(upstream, onCompletion: handler(remaining: next)) }
                 }
             }
-            sequential.start(with: upstream, onCompletion: handler(remaining: retries))
+            // As in Combine, a negative count never runs out.
+            sequential.start(with: upstream, onCompletion: handler(remaining: retries.flatMap { $0 < 0 ? nil : $0 }))
         }
     }
 }
@@ -158,6 +162,16 @@ extension Publisher {
 
     /// Attempts to recreate a failed subscription with the upstream publisher up to the number of
     /// times you specify.
+    ///
+    /// ```swift
+    /// let cancellable = flakyRequest()  // fails twice, then sends "response"
+    ///     .retry(2)
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// // Prints "response", "finished"
+    /// ```
+    ///
+    /// - Parameter retries: the number of attempts after the first; as in Combine, a negative
+    ///   number retries without limit.
     public func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
     }

@@ -1,6 +1,10 @@
 extension Publishers {
     /// A publisher that republishes all non-`nil` results of calling a closure with each received
     /// element. Each `nil` returns `.max(1)` upstream.
+    ///
+    /// Differs from Combine: a value that a broken upstream sends before its subscription is
+    /// passed on instead of trapping. The operator keeps no state (no allocation per subscription,
+    /// no lock per value), so it cannot tell that no subscription came.
     public struct CompactMap<Upstream: Publisher, Output>: Publisher {
         public typealias Failure = Upstream.Failure
 

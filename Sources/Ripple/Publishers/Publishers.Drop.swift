@@ -19,12 +19,13 @@ extension Publishers {
 
         /// Creates a `Drop` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, count: Int) {
-            require(count >= 0, "dropFirst: count must not be negative (got \(count))")
             self.upstream = upstream
             self.count = count
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            // As in Combine, a negative count traps when the publisher is subscribed, not when it is made.
+            require(count >= 0, "dropFirst: count must not be negative (got \(count))")
             let inner = DropInner(downstream: subscriber, count: count)
             subscriber.receive(subscription: inner)
             upstream.subscribe(inner)

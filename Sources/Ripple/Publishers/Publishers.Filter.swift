@@ -2,6 +2,10 @@ extension Publishers {
     /// A publisher that republishes all elements that match a provided closure.
     ///
     /// Each dropped element returns `.max(1)` upstream, so downstream demand is still met.
+    ///
+    /// Differs from Combine: a value that a broken upstream sends before its subscription is
+    /// passed on instead of trapping. The operator keeps no state (no allocation per subscription,
+    /// no lock per value), so it cannot tell that no subscription came.
     public struct Filter<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -45,7 +49,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let isIncluded = self.isIncluded
             upstream.subscribe(
-                StepInner.trying(downstream: subscriber, name: "TryFilter") { try isIncluded($0) ? $0 : nil })
+                // As in Combine, an event before the upstream subscription traps.
+                StepInner.trying(downstream: subscriber, name: "TryFilter", trapsBeforeSubscription: true) {
+                    try isIncluded($0) ? $0 : nil
+                })
         }
     }
 }

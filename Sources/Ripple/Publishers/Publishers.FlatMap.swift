@@ -28,7 +28,6 @@ extension Publishers {
         public init(
             upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher
         ) {
-            require(maxPublishers > 0, "flatMap: maxPublishers must be greater than zero (got \(maxPublishers))")
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform

@@ -20,7 +20,9 @@ extension Publishers {
             let previous = PreviousValue<Output>()
             let predicate = self.predicate
             upstream.subscribe(
-                StepInner(downstream: subscriber, name: "RemoveDuplicates", mapFailure: { $0 }) { value in
+                // As in Combine, an event before the upstream subscription traps.
+                StepInner(downstream: subscriber, name: "RemoveDuplicates", trapsBeforeSubscription: true, mapFailure: { $0 }) {
+                    value in
                     // Serial calls by contract: `previous` needs no lock.
                     if let last = previous.value, predicate(last, value) { return .drop }
                     previous.value = value

@@ -5,6 +5,10 @@ extension Publishers {
     /// It asks the upstream for `.unlimited` publishers. The downstream's outstanding demand is
     /// handed to each new inner publisher. It finishes when the upstream has finished and the current
     /// inner publisher (if any) has finished; any failure cancels the rest and fails.
+    ///
+    /// Differs from Combine: a value that a broken inner publisher sends without demand waits until
+    /// the downstream asks for it, instead of trapping; the same queue keeps values in order when
+    /// concurrent senders race a request.
     public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
     where P == Upstream.Output, P.Failure == Upstream.Failure {
         public typealias Output = P.Output

@@ -55,7 +55,10 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.subscribe(StepInner.trying(downstream: subscriber, name: "TryCompactMap", transform: transform))
+            // As in Combine, an event before the upstream subscription traps.
+            upstream.subscribe(
+                StepInner.trying(
+                    downstream: subscriber, name: "TryCompactMap", trapsBeforeSubscription: true, transform: transform))
         }
     }
 
@@ -168,7 +171,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             upstream.subscribe(
-                StepInner(downstream: subscriber, name: "PrefixWhile", mapFailure: { $0 }) { value in
+                // As in Combine, an event before the upstream subscription traps.
+                StepInner(downstream: subscriber, name: "PrefixWhile", trapsBeforeSubscription: true, mapFailure: { $0 }) {
+                    value in
                     predicate(value) ? .send(value) : .finish
                 })
         }

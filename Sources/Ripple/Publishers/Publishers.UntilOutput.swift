@@ -240,6 +240,11 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: UntilOutputInn
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
+        if state.upstream.isAwaitingSubscription {
+            // A broken upstream: Combine traps here too.
+            lock.unlock()
+            fatalError("DropUntilOutput: received a value before a subscription")
+        }
         guard state.downstream != nil, state.triggered else {
             // Dropped: its demand is used up, as in Combine.
             lock.unlock()
@@ -254,8 +259,8 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: UntilOutputInn
 
     // MARK: Downstream
 
+    /// Passes the demand upstream, `.none` included (Combine does not trap on it).
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "DropUntilOutput: demand must be greater than zero (got \(demand))")
         lock.lock()
         guard let upstream = state.upstream.subscription else {
             if state.downstream != nil, case .awaitingSubscription = state.upstream {
@@ -341,8 +346,8 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
 
     // MARK: Downstream
 
+    /// Passes the demand upstream, `.none` included (Combine does not trap on it).
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "PrefixUntilOutput: demand must be greater than zero (got \(demand))")
         lock.withLock { state.upstream.subscription }?.request(demand)
     }
 }

@@ -33,6 +33,9 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
     @exclusivity(unchecked) @usableFromInline var registry: SubjectRegistry
     /// `true` for ``CurrentValueSubject``: new subscribers get the current value on their first demand.
     @usableFromInline let replaysCurrent: Bool
+    /// `true` for ``ObservableObjectPublisher``: as in Combine, every send reaches every subscriber,
+    /// whatever it asked for (each conduit starts with unlimited demand).
+    @usableFromInline let ignoresDemand: Bool
     /// The public subject, retained while it has subscribers — as Combine's subscriptions retain
     /// their subject until cancelled or completed, so a subject only its subscribers (and weak
     /// references) keep goes on delivering. Set by the first subscriber, let go (after unlocking:
@@ -40,8 +43,9 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
     @exclusivity(unchecked) @usableFromInline var retainedSubject: AnyObject?
 
     @inlinable
-    init(current: Output?) {
+    init(current: Output?, ignoresDemand: Bool = false) {
         replaysCurrent = current != nil
+        self.ignoresDemand = ignoresDemand
         registry = SubjectRegistry(upstreamRequested: current != nil)
         super.init(state: SubjectState(current: current))
     }
@@ -71,6 +75,7 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
                     return .none
                 }
             })
+        if ignoresDemand { conduit.machine.demand = .unlimited }
         retainLocked(subject)
         registry.append(conduit)
         lock.unlock()

@@ -128,3 +128,24 @@ import Testing
 enum PublisherSideTableProbe {
     static var count: Int { PublisherSideTable.count }
 }
+
+extension ObjectWillChangeTests {
+    // Combine (ObservableObjectPublisherTests.testBasicBehavior, recorded against it): every send
+    // reaches every subscriber, whatever it requested — none, `.max(1)` once, or more later.
+    @Test func everySendReachesEverySubscriberWhateverItsDemand() {
+        let publisher = ObservableObjectPublisher()
+        let none = Recorder<Void, Never>(demand: nil)
+        let one = Recorder<Void, Never>(demand: .max(1))
+        publisher.subscribe(none)
+        publisher.subscribe(one)
+        publisher.send()
+        publisher.send()
+        publisher.send()
+        #expect(none.events.count == 4)
+        #expect(one.events.count == 4)
+        none.cancel()
+        publisher.send()
+        #expect(none.events.count == 4)
+        #expect(one.events.count == 5)
+    }
+}

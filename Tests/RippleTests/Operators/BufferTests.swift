@@ -39,14 +39,32 @@ import Testing
         #expect(oldest.values == [3, 4])
     }
 
-    @Test func customErrorFailsAtOnceAndCancelsUpstream() {
+    // Combine (BufferTests.testBufferingInputFailingWhenBufferIsFull, recorded against it): the
+    // overflow cancels the upstream at once, but what is held still goes out as demand allows,
+    // then the failure; a later request delivers nothing more.
+    @Test func customErrorCancelsUpstreamAtOnceAndDeliversWhatItHoldsBeforeTheFailure() {
         let upstream = ManualPublisher<Int, TestError>()
         let recorder = Recorder(
-            for: upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .customError { TestError(id: 99) }), demand: nil)
-        upstream.send(1)
-        upstream.send(2)
-        #expect(upstream.subscription.cancelled)
-        #expect(recorder.events == [.subscription, .failure("TestError(99)")])
+            for: upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .customError { TestError(id: 99) }), demand: nil)
+        for value in 1...5 { upstream.send(value) }
+        #expect(upstream.subscription.events == [.request(.unlimited), .cancel])
+        #expect(recorder.events == [.subscription])
+        recorder.request(.max(3))
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .failure("TestError(99)")])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .failure("TestError(99)")])
+    }
+
+    // Combine (BufferTests.testRequestingFiniteDemandByRequestCustomError): a request that leaves
+    // held elements uncovered is followed by the failure, and the rest is dropped.
+    @Test func customErrorFailsOnceTheDemandRunsOutWithElementsLeft() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let recorder = Recorder(
+            for: upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .customError { TestError(id: 99) }), demand: nil)
+        for value in 0..<10 { upstream.send(value) }
+        recorder.request(.max(3))
+        recorder.request(.max(1))
+        #expect(recorder.events == [.subscription, .value(0), .value(1), .value(2), .failure("TestError(99)")])
     }
 
     // Combine: `.finished` waits for the buffered elements and for demand.

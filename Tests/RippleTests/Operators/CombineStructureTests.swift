@@ -157,6 +157,8 @@ import Testing
         recorder.request(.max(2))
         subject.send(3)
         subject.send(4)
+        // Full groups go out from the scheduler (Combine since iOS 13.3).
+        scheduler.advance()
         #expect(recorder.values == [[3], [4]])
     }
 

@@ -52,11 +52,22 @@ import Testing
         #expect(recorder.events == [.subscription])
     }
 
-    @Test func zeroDemandTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let recorder = Recorder(for: Just(1).append(2), demand: nil)
-            recorder.request(.none)
+    // Combine releases the suffix when the concatenation is cancelled, even if the prefix keeps its
+    // subscriber (a publisher that holds on to it after cancel, as `ManualPublisher` does).
+    @Test func cancelReleasesTheSuffixWhileThePrefixKeepsItsSubscriber() {
+        let prefix = ManualPublisher<Int, Never>()
+        weak var weakSuffix: ManualPublisher<Int, Never>?
+        let recorder = Recorder<Int, Never>()
+        do {
+            let suffix = ManualPublisher<Int, Never>()
+            weakSuffix = suffix
+            prefix.append(suffix).subscribe(recorder)
         }
+        #expect(weakSuffix != nil)
+        recorder.cancel()
+        #expect(weakSuffix == nil)
+        prefix.send(completion: .finished)
+        #expect(recorder.events == [.subscription])
     }
 
     @Test func releasedAfterCompletion() {

@@ -55,12 +55,6 @@ import Testing
         #expect(manuals.current.count == 1)
     }
 
-    @Test func negativeRetriesTrap() async {
-        await #expect(processExitsWith: .failure) {
-            _ = Fail<Int, TestError>(error: TestError()).retry(-1)
-        }
-    }
-
     // As Combine: the upstream is subscribed first and the downstream is handed the Retry
     // subscription from inside the upstream's receive(subscription:) — once; a new attempt is
     // asked at once for the demand still unmet.

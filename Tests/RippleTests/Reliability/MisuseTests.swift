@@ -4,18 +4,19 @@ import RippleTesting
 import Testing
 
 /// Misuse: every precondition Ripple keeps is an exit test here, with its message asserted. Where
-/// Combine traps (negative demand, requesting `.none`), Ripple traps too, naming the operator.
+/// Combine traps (negative demand, requesting `.none` from the publishers whose recorded tests
+/// crash on it), Ripple traps too, naming the operator; where Combine does not, ``ZeroDemandTests``
+/// shows what happens instead.
 @Suite struct MisuseTests {
     /// One way to break a rule, and the words the trap must say.
     enum Misuse: String, CaseIterable, Codable, Sendable {
         case negativeDemand, noneFromJust, noneFromFuture, noneFromPassthrough, noneFromCurrentValue
-        case noneFromSequence, noneFromPublished, noneFromMerge, noneFromCombineLatest, noneFromZip
-        case noneFromFlatMap, noneFromSwitchToLatest, noneFromCollectByCount, noneFromBuffer
-        case noneFromReplaceEmpty, noneFromCount, noneFromConcatenate, noneFromReceiveOn, noneFromSubscribeOn
-        case noneFromDelay, noneFromTimeout, noneFromDebounce, noneFromAsyncSequence, noneFromPrefixUntilOutput
-        case negativePrefix, negativeDropFirst, negativeOutputAt, negativeRetry, collectZero, bufferZero
-        case flatMapZeroPublishers, collectByTimeOrCountZero, schedulerBackwards, schedulerZeroInterval
-        case recordAfterCompletion
+        case noneFromPublished, noneFromMerge, noneFromCombineLatest, noneFromZip
+        case noneFromFlatMap, noneFromSwitchToLatest, noneFromCollectByCount
+        case noneFromReplaceEmpty, noneFromCount, noneFromDebounce, noneFromAsyncSequence
+        case negativePrefix, subscribingNegativeDropFirst, negativeOutputAt, collectZero
+        case collectByTimeOrCountZero, schedulerBackwards, schedulerZeroInterval
+        case recordAfterCompletion, anySubscriberOfASubjectValueBeforeSubscription
 
         var message: String {
             switch self {
@@ -24,7 +25,6 @@ import Testing
             case .noneFromFuture: "Future: demand must be greater than zero"
             case .noneFromPassthrough: "PassthroughSubject: demand must be greater than zero"
             case .noneFromCurrentValue: "CurrentValueSubject: demand must be greater than zero"
-            case .noneFromSequence: "demand must be greater than zero (got max(0))"
             case .noneFromPublished: "demand must be greater than zero"
             case .noneFromMerge: "Merge: demand must be greater than zero"
             case .noneFromCombineLatest: "CombineLatest: demand must be greater than zero"
@@ -32,28 +32,20 @@ import Testing
             case .noneFromFlatMap: "FlatMap: demand must be greater than zero"
             case .noneFromSwitchToLatest: "SwitchToLatest: demand must be greater than zero"
             case .noneFromCollectByCount: "CollectByCount: demand must be greater than zero"
-            case .noneFromBuffer: "Buffer: demand must be greater than zero"
             case .noneFromReplaceEmpty: "ReplaceEmpty: demand must be greater than zero"
             case .noneFromCount: "Count: demand must be greater than zero"
-            case .noneFromConcatenate: "Concatenate: demand must be greater than zero"
-            case .noneFromReceiveOn: "ReceiveOn: demand must be greater than zero"
-            case .noneFromSubscribeOn: "SubscribeOn: demand must be greater than zero"
-            case .noneFromDelay: "Delay: demand must be greater than zero"
-            case .noneFromTimeout: "Timeout: demand must be greater than zero"
             case .noneFromDebounce: "Debounce: demand must be greater than zero"
             case .noneFromAsyncSequence: "AsyncSequence publisher: demand must be greater than zero"
-            case .noneFromPrefixUntilOutput: "PrefixUntilOutput: demand must be greater than zero"
             case .negativePrefix: "prefix: maxLength must not be negative (got -1)"
-            case .negativeDropFirst: "dropFirst: count must not be negative (got -1)"
+            case .subscribingNegativeDropFirst: "dropFirst: count must not be negative (got -1)"
             case .negativeOutputAt: "output(at:): index must not be negative (got -1)"
-            case .negativeRetry: "retry: the number of retries must not be negative (got -1)"
             case .collectZero: "collect(_:): count must be greater than zero (got 0)"
-            case .bufferZero: "buffer: size must be greater than zero (got 0)"
-            case .flatMapZeroPublishers: "flatMap: maxPublishers must be greater than zero (got max(0))"
             case .collectByTimeOrCountZero: "collect(.byTimeOrCount): count must be greater than zero (got 0)"
             case .schedulerBackwards: "TestScheduler: cannot move the clock backwards"
             case .schedulerZeroInterval: "TestScheduler: a repeating interval must be positive"
             case .recordAfterCompletion: "Record.Recording: receive(_:) called after receive(completion:)"
+            case .anySubscriberOfASubjectValueBeforeSubscription:
+                "AnySubscriber(subject): received a value before a subscription"
             }
         }
 
@@ -80,7 +72,6 @@ import Testing
             case .noneFromFuture: requestNone(Future<Int, Never> { $0(.success(1)) })
             case .noneFromPassthrough: requestNone(subject)
             case .noneFromCurrentValue: requestNone(CurrentValueSubject<Int, Never>(0))
-            case .noneFromSequence: requestNone(Publishers.Sequence<[Int], Never>(sequence: [1, 2]))
             case .noneFromPublished: requestNone(Model().$value)
             case .noneFromMerge: requestNone(subject.merge(with: subject))
             case .noneFromCombineLatest: requestNone(subject.combineLatest(subject))
@@ -88,26 +79,17 @@ import Testing
             case .noneFromFlatMap: requestNone(subject.flatMap { Just($0) })
             case .noneFromSwitchToLatest: requestNone(subject.map { Just($0) }.switchToLatest())
             case .noneFromCollectByCount: requestNone(subject.collect(2))
-            case .noneFromBuffer: requestNone(subject.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest))
             case .noneFromReplaceEmpty: requestNone(subject.replaceEmpty(with: 0))
             case .noneFromCount: requestNone(subject.count())
-            case .noneFromConcatenate: requestNone(subject.append(subject))
-            case .noneFromReceiveOn: requestNone(subject.receive(on: scheduler))
-            case .noneFromSubscribeOn:
-                let subscribed = subject.subscribe(on: ImmediateScheduler.shared)
-                requestNone(subscribed)
-            case .noneFromDelay: requestNone(subject.delay(for: .seconds(1), scheduler: scheduler))
-            case .noneFromTimeout: requestNone(subject.timeout(.seconds(1), scheduler: scheduler))
             case .noneFromDebounce: requestNone(subject.debounce(for: .seconds(1), scheduler: scheduler))
             case .noneFromAsyncSequence: requestNone(AsyncStream<Int> { $0.finish() }.publisher)
-            case .noneFromPrefixUntilOutput: requestNone(subject.prefix(untilOutputFrom: subject))
             case .negativePrefix: _ = subject.prefix(-1)
-            case .negativeDropFirst: _ = subject.dropFirst(-1)
+            case .subscribingNegativeDropFirst:
+                // As in Combine, the trap comes when the publisher is subscribed, not when it is made.
+                let dropping = subject.dropFirst(-1)
+                _ = dropping.sink { _ in }
             case .negativeOutputAt: _ = subject.output(at: -1)
-            case .negativeRetry: _ = subject.retry(-1)
             case .collectZero: _ = subject.collect(0)
-            case .bufferZero: _ = subject.buffer(size: 0, prefetch: .byRequest, whenFull: .dropNewest)
-            case .flatMapZeroPublishers: _ = subject.flatMap(maxPublishers: .max(0)) { Just($0) }
             case .collectByTimeOrCountZero: _ = subject.collect(.byTimeOrCount(scheduler, .seconds(1), 0))
             case .schedulerBackwards: scheduler.advance(by: .seconds(-1))
             case .schedulerZeroInterval: _ = scheduler.schedule(after: scheduler.now, interval: .seconds(0)) {}
@@ -116,6 +98,9 @@ import Testing
                     recording.receive(completion: .finished)
                     recording.receive(1)
                 }
+            case .anySubscriberOfASubjectValueBeforeSubscription:
+                // As in Combine (CombineX AnySubscriberSpec, recorded against it).
+                _ = AnySubscriber(subject).receive(1)
             }
         }
     }

@@ -17,7 +17,7 @@ import Testing
         #expect(recorder.timedValues.map(\.1) == [[1, 2], [3]])
     }
 
-    @Test func byTimeOrCountPublishesAFullGroupAtOnceAndRestartsTheClock() {
+    @Test func byTimeOrCountPublishesAFullGroupOnTheNextTurnOfTheSchedulerAndRestartsTheClock() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
         let recorder = TimedRecorder<[Int], Never>(scheduler)
@@ -79,18 +79,28 @@ import Testing
         #expect(upstream.subscription.events == [.request(.max(6)), .request(.unlimited)])
     }
 
-    @Test func aGroupFullAtTheCountGoesOutFromInsideTheDeliveryWithItsDemandMultiplied() {
+    // Combine since iOS 13.3 / macOS 10.15.2: a group full at the count is published from an action
+    // scheduled on the scheduler, never from inside the upstream's delivery (so `DispatchQueue.main`
+    // gets it on the main queue), and the demand the subscriber returns is requested from the
+    // upstream, `count` per group, instead of being returned from `receive(_:)`.
+    @Test func aGroupFullAtTheCountIsPublishedFromTheSchedulerAndItsDemandIsRequestedMultiplied() {
         let scheduler = TestScheduler()
         let upstream = ManualPublisher<Int, Never>()
-        let recorder = Recorder<[Int], Never>(demand: .max(2), onValue: { $0.contains(0) ? .max(1) : .none })
+        let recorder = Recorder<[Int], Never>(demand: .max(1), onValue: { $0.contains(0) ? .max(1) : .none })
         upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 2)).subscribe(recorder)
+        #expect(upstream.subscription.requests == [.max(2)])
         #expect(upstream.send(0) == .none)
-        // [0, 1] is published at once; the subscriber's `.max(1)` asks the upstream for two more.
-        #expect(upstream.send(1) == .max(2))
+        #expect(upstream.send(1) == .none)
+        #expect(recorder.values.isEmpty)
+        scheduler.advance()
         #expect(recorder.values == [[0, 1]])
+        #expect(upstream.subscription.requests == [.max(2), .max(2)])
         #expect(upstream.send(2) == .none)
         #expect(upstream.send(3) == .none)
+        #expect(recorder.values == [[0, 1]])
+        scheduler.advance()
         #expect(recorder.values == [[0, 1], [2, 3]])
+        #expect(upstream.subscription.requests == [.max(2), .max(2)])
     }
 
     @Test func demandReturnedFromAGroupTheClockPublishedIsNotAskedOfTheUpstream() {

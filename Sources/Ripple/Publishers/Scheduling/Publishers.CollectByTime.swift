@@ -12,16 +12,19 @@ extension Publishers {
     ///
     /// Every `stride` (a repeating schedule started at subscription) the elements gathered so far
     /// are published as one array, if there are any and the downstream has demand (otherwise they
-    /// keep gathering). With `.byTimeOrCount`, a group is also published as soon as it reaches the
-    /// count — from inside the upstream's delivery of its last element — and the clock restarts.
-    /// On finish the last group is published before `.finished`; a failure drops it.
+    /// keep gathering). With `.byTimeOrCount`, a group that reaches the count is closed at once
+    /// (later elements start the next one) and the clock restarts; as in Combine since iOS 13.3 and
+    /// macOS 10.15.2, the full group is published from an action scheduled on the scheduler, not
+    /// from inside the upstream's delivery of its last element — so with `DispatchQueue.main`
+    /// every group arrives on the main queue. On finish the last group is published before
+    /// `.finished`; a failure drops it.
     ///
     /// Upstream demand, as Combine's: with `.byTime`, each request of the downstream asks the
     /// upstream for one element and each element asks for one more (the upstream is never held
     /// back); with `.byTimeOrCount`, a request for `n` groups asks for `n × count` elements, and
-    /// the demand the downstream returns from a group published at the count goes up multiplied
-    /// the same way. Demand returned from a group the clock published counts for the downstream
-    /// only.
+    /// the demand the downstream returns from a group published at the count is requested from
+    /// the upstream multiplied the same way (the element that completed the group returns
+    /// `.none`). Demand returned from a group the clock published counts for the downstream only.
     public struct CollectByTime<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = [Upstream.Output]
         public typealias Failure = Upstream.Failure
@@ -117,17 +120,26 @@ where Downstream.Input == [Element] {
     }
 
     /// Publishes the full groups, then (on a tick of the clock) the elements gathered so far,
-    /// while the downstream has demand (what finds none keeps waiting).
+    /// while the downstream has demand (what finds none keeps waiting). The demand returned from a
+    /// full group is requested from the upstream, `count` elements per group.
     private func publishGroup(includingPartial: Bool = true) {
         while true {
-            let group = lock.withLock { () -> [Element]? in
-                guard state.downstream != nil, state.demand > 0 else { return nil }
-                if !state.extra.full.isEmpty { return state.extra.full.removeFirst() }
+            let next = lock.withLock { () -> (group: [Element], full: Bool, downstream: Downstream)? in
+                guard let downstream = state.downstream, state.demand > 0 else { return nil }
+                if !state.extra.full.isEmpty {
+                    state.demand -= 1
+                    return (state.extra.full.removeFirst(), true, downstream)
+                }
                 guard includingPartial, !state.extra.group.isEmpty else { return nil }
                 defer { state.extra.group = [] }
-                return state.extra.group
+                state.demand -= 1
+                return (state.extra.group, false, downstream)
             }
-            guard let group, deliver(group) else { return }
+            guard let next else { return }
+            let more = next.downstream.receive(next.group)
+            guard more > 0 else { continue }
+            lock.withLock { state.demand += more }
+            if next.full, let count { passUpstream(more * count) }
         }
     }
 
@@ -138,29 +150,21 @@ where Downstream.Input == [Element] {
             }
             return .max(1)
         }
-        // Whether the group is complete now, and the downstream to publish it to at once (when it
-        // has demand and no older full group waits).
-        let (complete, publishTo, group) = lock.withLock { () -> (Bool, Downstream?, [Element]) in
-            guard let downstream = state.downstream else { return (false, nil, []) }
+        let complete = lock.withLock { () -> Bool in
+            guard state.downstream != nil else { return false }
             state.extra.group.append(input)
-            guard state.extra.group.count >= count else { return (false, nil, []) }
+            guard state.extra.group.count >= count else { return false }
             // The group is complete now: later elements start the next one.
-            let group = state.extra.group
+            state.extra.full.append(state.extra.group)
             state.extra.group = []
-            guard state.demand > 0, state.extra.full.isEmpty else {
-                state.extra.full.append(group)
-                return (true, nil, [])
-            }
-            state.demand -= 1
-            return (true, downstream, group)
+            return true
         }
         guard complete else { return .none }
         startClock()
-        guard let publishTo else { return .none }
-        let more = publishTo.receive(group)
-        guard more > 0 else { return .none }
-        lock.withLock { state.demand += more }
-        return more * count
+        // As in Combine since iOS 13.3: published from the scheduler, and the demand the
+        // downstream returns is requested rather than returned from here.
+        scheduler.schedule(options: options) { [weak self] in self?.publishGroup(includingPartial: false) }
+        return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {

@@ -23,8 +23,9 @@ extension Publishers {
             let scheduler = self.scheduler
             let last = PreviousValue<Context.SchedulerTimeType>()
             upstream.subscribe(
-                StepInner<S, Upstream.Output, Failure>(downstream: subscriber, name: "MeasureInterval", mapFailure: { $0 }) {
-                    _ in
+                StepInner<S, Upstream.Output, Failure>(
+                    downstream: subscriber, name: "MeasureInterval", passesZeroDemand: true, mapFailure: { $0 }
+                ) { _ in
                     let now = scheduler.now
                     defer { last.value = now }
                     return .send((last.value ?? now).distance(to: now))

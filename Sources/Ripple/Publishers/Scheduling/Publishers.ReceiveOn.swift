@@ -95,6 +95,11 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: 
         accept(subscription)
     }
 
+    /// Requests go straight upstream; as in Combine, a request for `.none` is passed on too.
+    override func request(_ demand: Subscribers.Demand) {
+        passUpstream(demand)
+    }
+
     func receive(_ input: Input) -> Subscribers.Demand {
         scheduler.schedule(options: options) { [self] in
             guard let downstream = lock.withLock({ state.downstream }) else { return }
@@ -180,8 +185,8 @@ private final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>
         downstream.receive(completion: completion)
     }
 
+    /// Schedules the request, `.none` included: Combine passes a request for `.none` on.
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "SubscribeOn: demand must be greater than zero (got \(demand))")
         guard let subscription = lock.withLock({ state.upstream.subscription }) else { return }
         scheduler.schedule(options: options) { subscription.request(demand) }
     }

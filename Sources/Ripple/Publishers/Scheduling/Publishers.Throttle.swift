@@ -85,6 +85,11 @@ private final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>:
         accept(subscription)
     }
 
+    /// Counts the downstream's demand; as in Combine, a request for `.none` is ignored.
+    override func request(_ demand: Subscribers.Demand) {
+        countDemand(demand)
+    }
+
     private enum Due {
         case nothing
         case now

@@ -102,8 +102,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         scheduler.schedule(options: options) { [self] in complete(completion) }
     }
 
-    /// Requests go straight upstream, as for any operator that does not count demand itself.
+    /// Requests go straight upstream, as for any operator that does not count demand itself; as
+    /// in Combine, a request for `.none` is passed on too, not trapped.
     override func request(_ demand: Subscribers.Demand) {
-        forwardUpstream(demand)
+        passUpstream(demand)
     }
 }

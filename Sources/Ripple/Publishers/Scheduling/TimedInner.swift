@@ -36,6 +36,11 @@ class TimedInner<Downstream: Subscriber, Context: Scheduler, Extra>: OperatorInn
     /// Counts the downstream's demand (the upstream was asked for everything).
     override func request(_ demand: Subscribers.Demand) {
         require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        countDemand(demand)
+    }
+
+    /// Adds the downstream's demand to the count; `.none` adds nothing.
+    final func countDemand(_ demand: Subscribers.Demand) {
         lock.withLock { state.demand += demand }
     }
 }
