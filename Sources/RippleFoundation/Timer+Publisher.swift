@@ -7,8 +7,15 @@ extension Timer {
     ///     .sink { print($0) }
     /// ```
     ///
-    /// The timer runs on `runLoop` (which must be running), from ``TimerPublisher/connect()``
-    /// until the returned cancellable is cancelled. Ticks reach the subscribers that have demand.
+    /// The timer runs on `runLoop`, from ``TimerPublisher/connect()`` until the returned
+    /// cancellable is cancelled; the first tick comes one interval after connecting. Ticks reach
+    /// the subscribers that have demand.
+    ///
+    /// The run loop must be running: in an app, the main loop runs; on Linux, a server, a command-line
+    /// tool or a test runs `RunLoop.main` only if it says so (`RunLoop.main.run()`), and an async
+    /// `main` or `dispatchMain()` does not. Without a running loop the timer never ticks. For a
+    /// timer on any scheduler — a `DispatchQueue`, or virtual time in a test — use
+    /// `Publishers.Timer(every:scheduler:)` from RippleTesting.
     public static func publish(
         every interval: TimeInterval, tolerance: TimeInterval? = nil, on runLoop: RunLoop, in mode: RunLoop.Mode,
         options: RunLoop.SchedulerOptions? = nil
@@ -49,7 +56,11 @@ extension Timer {
         /// Starts the timer; cancel the result to stop it.
         public func connect() -> any Cancellable {
             let subject = self.subject
-            let timer = Timer(timeInterval: interval, repeats: true) { _ in subject.send(Date()) }
+            // The first tick one interval after connecting, as Combine's: on Linux,
+            // `Timer(timeInterval:repeats:block:)` fires at once.
+            let timer = Timer(fire: Date().addingTimeInterval(interval), interval: interval, repeats: true) { _ in
+                subject.send(Date())
+            }
             if let tolerance { timer.tolerance = tolerance }
             runLoop.add(timer, forMode: mode)
             let box = TimerBox(timer: timer)

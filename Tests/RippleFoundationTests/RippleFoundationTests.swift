@@ -65,6 +65,22 @@ func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
         #expect(ticks.value == stopped)
     }
 
+    /// Combine's first tick comes one interval after connecting (Linux's
+    /// `Timer(timeInterval:repeats:block:)` would fire at once).
+    @Test func theFirstTickComesOneIntervalAfterConnecting() {
+        let firstTick = Box<Date?>(nil)
+        let connected = Date()
+        let cancellable = Timer.publish(every: 0.2, on: .current, in: .default)
+            .autoconnect()
+            .sink { date in firstTick.update { $0 = $0 ?? date } }
+        RunLoop.current.run(until: connected.addingTimeInterval(0.1))
+        #expect(firstTick.value == nil)
+        #expect(waitUntil { firstTick.value != nil })
+        let delay = firstTick.value.map { $0.timeIntervalSince(connected) } ?? 0
+        #expect(delay >= 0.19)
+        cancellable.cancel()
+    }
+
     @Test func nothingBeforeConnect() {
         let ticks = Box(0)
         let publisher = Timer.publish(every: 0.005, on: .current, in: .default)

@@ -151,3 +151,35 @@ private final class LoggingScheduler: Scheduler, @unchecked Sendable {
         #expect(first.start.distance(to: first.now) == .seconds(1))
     }
 }
+
+@Suite struct SchedulerTimerTests {
+    @Test func ticksOnVirtualTimeFromOneIntervalAfterConnecting() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let recorder = Publishers.Timer(every: .seconds(1), scheduler: scheduler).autoconnect().record()
+        scheduler.advance(by: .milliseconds(999))
+        #expect(recorder.values.isEmpty)
+        scheduler.advance(by: .milliseconds(2_001))
+        #expect(recorder.values == [start.advanced(by: .seconds(1)), start.advanced(by: .seconds(2)), start.advanced(by: .seconds(3))])
+    }
+
+    @Test func nothingBeforeConnectAndNothingAfterCancel() {
+        let scheduler = TestScheduler()
+        let timer = scheduler.timerPublisher(every: .seconds(1))
+        let recorder = timer.record()
+        scheduler.advance(by: .seconds(5))
+        #expect(recorder.values.isEmpty)
+        let connection = timer.connect()
+        scheduler.advance(by: .seconds(2))
+        #expect(recorder.values.count == 2)
+        connection.cancel()
+        scheduler.advance(by: .seconds(5))
+        #expect(recorder.values.count == 2)
+    }
+
+    @Test func ticksOnARealQueueWithNoRunLoop() async {
+        let queue = DispatchQueue(label: "ripple.scheduler-timer")
+        let recorder = queue.timerPublisher(every: .milliseconds(5)).autoconnect().prefix(3).record()
+        #expect(await eventually { recorder.values.count == 3 })
+    }
+}
