@@ -44,7 +44,9 @@ private func runIsolated(to actor: isolated any Actor, _ job: @Sendable () -> Vo
 ///   `@MainActor` code it may touch main-actor state, and its re-runs happen on the main actor (at
 ///   once when the change is made on the main thread, otherwise right after); called from inside an
 ///   actor, its re-runs are isolated to that actor. From non-isolated code it re-runs wherever
-///   `executor` says (by default synchronously, on the thread that made the change).
+///   `executor` says (by default synchronously, on the thread that made the change). Unlike
+///   `Task { }`'s operation, `body` is `@Sendable`: non-isolated code cannot capture a non-Sendable
+///   `self` in it, so a model that observes itself from its `init` is `@MainActor` or `Sendable`.
 /// - Cancelling the returned token is final: once `cancel()` returns, no run starts, from any
 ///   thread. A run already under way on another thread is waited for; a cancel from inside the body
 ///   does not wait for itself.
