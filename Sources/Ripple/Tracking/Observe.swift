@@ -186,6 +186,11 @@ final class ObserveLoop<Value>: @unchecked Sendable {
             let previous = state.observer
             state.observer = next
             lock.unlock()
+            if previous == nil, accesses.isEmpty, !externalScopeHookInstalled.load(ordering: .relaxed) {
+                // The first run read nothing: unless it read a model of another system that no
+                // bridge reports (an @Observable one), this observer is a mistake worth naming.
+                RuntimeWarning.observerReadNothing.raise()
+            }
             previous?.cancel()
             next.arm(on: accesses)  // fires at once if another thread changed something after it was read
             return value

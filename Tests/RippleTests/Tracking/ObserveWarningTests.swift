@@ -1,0 +1,47 @@
+import Observation
+@testable import Ripple
+import Testing
+
+/// An `@Observable` model: without the Observation bridge (this test target never installs it),
+/// Ripple's scopes cannot see its reads.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+@Observable private final class Cart: @unchecked Sendable {
+    var items = 0
+}
+
+private final class Counter: ObservableObject, @unchecked Sendable {
+    @Published var value = 0
+}
+
+/// An observer whose first run reads nothing Ripple tracks never runs again; without the bridge,
+/// that is what observing an `@Observable` model looks like, so Ripple says so (once per process,
+/// on standard error) and names the fix.
+@Suite(.serialized) struct ObserveWarningTests {
+    /// Counted per thread: tests elsewhere in the run may raise it too.
+    private var raised: Int { RuntimeWarning.observerReadNothing.raisedOnThisThread }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func observingAnObservableModelWithoutTheBridgeIsNamed() {
+        let cart = Cart()
+        let before = raised
+        let runs = Locked(0)
+        let token = observe {
+            _ = cart.items
+            runs.withLock { $0 += 1 }
+        }
+        cart.items = 1
+        #expect(runs.current == 1)  // what the warning is about: it never runs again
+        #expect(raised == before + 1)
+        #expect(RuntimeWarning.observerReadNothing.message.contains("ObservationBridge.install()"))
+        token.cancel()
+    }
+
+    @Test func anObserverThatReadsATrackedPropertyIsNot() {
+        let counter = Counter()
+        let before = raised
+        let token = observe { _ = counter.value }
+        counter.value = 1
+        #expect(raised == before)
+        token.cancel()
+    }
+}
