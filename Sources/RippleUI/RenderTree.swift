@@ -323,9 +323,8 @@ extension ObservedObject: ObservedObjectField {
 }
 
 protocol BindingField {
-    var bindingIdentity: AnyHashable? { get }
+    /// Whether `other` points at the same source with the same value snapshot.
+    func matches(_ other: Self) -> Bool
 }
 
-extension Binding: BindingField {
-    var bindingIdentity: AnyHashable? { identity }
-}
+extension Binding: BindingField {}

@@ -7,7 +7,7 @@ import RippleObservation  // Locked
 ///
 /// Comparing without reflection: a value is "the same" when `==` says so (`Equatable` types);
 /// otherwise field by field, where a field is the same when it is `==` (`Equatable`), points at the
-/// same source (bindings), belongs to the node (`@State`, `@StateObject`, `@Environment`: ignored),
+/// same source with the same value (bindings), belongs to the node (`@State`, `@StateObject`, `@Environment`: ignored),
 /// or has identical bits (class references, closures, plain data, anything else). Identical bits
 /// always mean the same value; different bits of a type the tree cannot look into count as a change,
 /// which only costs an extra evaluation.
@@ -33,9 +33,12 @@ final class ValueLayout: @unchecked Sendable {
     /// Whether it is a primitive view whose children are values its parent built
     /// (``StoredChildrenView``): listing them reads nothing, so it needs no tracking scope.
     let listsStoredChildren: Bool
+    /// Whether the type is a struct with a ``Binding`` among its fields (or its fields' fields).
+    let holdsBindings: Bool
 
-    private init(installables: [Installable], same: @escaping Same, typeName: String, kind: Any.Type) {
+    private init(installables: [Installable], same: @escaping Same, typeName: String, kind: Any.Type, holdsBindings: Bool) {
         self.installables = installables
+        self.holdsBindings = holdsBindings
         self.same = same
         self.typeName = typeName
         isPrimitiveView = kind is any _PrimitiveView.Type
@@ -71,6 +74,7 @@ final class ValueLayout: @unchecked Sendable {
         func make<T>(_: T.Type) -> ValueLayout {
             var installables: [Installable] = []
             var fields: [(offset: Int, same: Same)] = []
+            var holdsBindings = false
             // Only structs are looked into (the runtime lists fields of structs and classes; a
             // class compares by identity, everything else by its bits).
             let isStruct = isStructType(T.self)
@@ -81,6 +85,9 @@ final class ValueLayout: @unchecked Sendable {
                             Installable(slot: fields.count, label: String(cString: name), offset: offset, type: installable))
                     }
                     fields.append((offset, fieldComparison(fieldType)))
+                    if fieldType is any BindingField.Type || (isStructType(fieldType) && of(fieldType).holdsBindings) {
+                        holdsBindings = true
+                    }
                     return true
                 }
             }
@@ -89,15 +96,19 @@ final class ValueLayout: @unchecked Sendable {
                 same = equality(equatable)
             } else if isStruct, !_isPOD(T.self) {
                 let size = MemoryLayout<T>.size
+                // Identical bits are the same value, except for a binding: one made by hand
+                // reads a source the tree does not know, so it is never the same (as in SwiftUI).
                 same = { a, b in
-                    if bytesEqual(a, b, size) { return true }
+                    if !holdsBindings, bytesEqual(a, b, size) { return true }
                     for field in fields where !field.same(a + field.offset, b + field.offset) { return false }
                     return true
                 }
             } else {
                 same = bitwise(MemoryLayout<T>.size)
             }
-            return ValueLayout(installables: installables, same: same, typeName: String(describing: T.self), kind: T.self)
+            return ValueLayout(
+                installables: installables, same: same, typeName: String(describing: T.self), kind: T.self,
+                holdsBindings: holdsBindings)
         }
         return _openExistential(type, do: make)
     }
@@ -119,12 +130,7 @@ final class ValueLayout: @unchecked Sendable {
     }
 
     private static func bindingComparison<B: BindingField>(_: B.Type) -> Same {
-        { a, b in
-            guard let left = a.assumingMemoryBound(to: B.self).pointee.bindingIdentity,
-                let right = b.assumingMemoryBound(to: B.self).pointee.bindingIdentity
-            else { return false }
-            return left == right
-        }
+        { a, b in a.assumingMemoryBound(to: B.self).pointee.matches(b.assumingMemoryBound(to: B.self).pointee) }
     }
 
     private static func bitwise(_ size: Int) -> Same {
