@@ -78,7 +78,7 @@ extension RenderTree {
     func visibleTexts(below node: _NodeHandle? = nil) -> [String] {
         var result: [String] = []
         visit(node ?? topLayer()) { node in
-            if let control = node.view as? any _LabeledControl {
+            if let control = node.view as? any _LabeledControl, !node.isStyled {
                 let labelNode = node.children.first { $0.key.hashable == AnyHashable("label") }
                 let label = labelNode.map { visibleTexts(below: $0).joined(separator: " ") } ?? ""
                 if let shown = control._display(label: label, node: node) { result.append(shown) }
@@ -318,6 +318,50 @@ extension RenderTree {
     }
 
     // MARK: Queries
+
+    /// The images on screen that are not part of a control (a button's image names the button),
+    /// each by the name a UI test finds it by (`app.images["with transcription"]`): its
+    /// accessibility label, else its identifier, else the image's name.
+    public var images: [String] { imageEntries().map { $0[0] } }
+
+    /// Whether an image that is not part of a control is on screen, found by its accessibility
+    /// label or identifier or its image's name (`Image(systemName: "mic")` is found by `"mic"`).
+    public func hasImage(_ name: String) -> Bool { imageEntries().contains { $0.contains(name) } }
+
+    /// The accessibility labels on screen (``View/accessibilityLabel(_:)``), depth first,
+    /// including the labels of controls.
+    public var accessibilityLabels: [String] {
+        var labels: [String] = []
+        visit(topLayer()) { node in
+            if let named = node.view as? any _AccessibilityNamed, !named.isIdentifier { labels.append(named.name) }
+            return true
+        }
+        return labels
+    }
+
+    /// The names of each image on screen outside controls: the label first, then the
+    /// identifier, then the image's name.
+    private func imageEntries() -> [[String]] {
+        var result: [[String]] = []
+        func walk(_ node: _NodeHandle, labels: [String], identifiers: [String]) {
+            var labels = labels
+            var identifiers = identifiers
+            if let named = node.view as? any _AccessibilityNamed {
+                if named.isIdentifier { identifiers.insert(named.name, at: 0) } else { labels.insert(named.name, at: 0) }
+            }
+            if let image = node.view as? Image { result.append(labels + identifiers + [image.name]) }
+            if node.view is any _Tappable || node.view is any _LabeledControl || node.view is any _TextInput { return }
+            if node.view is any _NavigationContainer {
+                if let top = node.children.last { walk(top, labels: labels, identifiers: identifiers) }
+                return
+            }
+            for child in node.children where !(child.key.hashable.base is PresentedKey) {
+                walk(child, labels: labels, identifiers: identifiers)
+            }
+        }
+        walk(topLayer(), labels: [], identifiers: [])
+        return result
+    }
 
     /// Whether a sheet (or alert, or dialog) is presented.
     public var isPresentingSheet: Bool { topLayer() !== root }

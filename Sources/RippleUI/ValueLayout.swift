@@ -59,6 +59,9 @@ final class ValueLayout: @unchecked Sendable {
 
     private static let cache = Locked<[ObjectIdentifier: ValueLayout]>([:])
 
+    /// Where the slots of a hosted style's dynamic properties start (after the host's own fields).
+    private static let styleSlots = 10_000
+
     private static func build(_ type: Any.Type) -> ValueLayout {
         guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else {
             fatalError(
@@ -83,6 +86,14 @@ final class ValueLayout: @unchecked Sendable {
                     if let installable = fieldType as? any NodeInstallable.Type {
                         installables.append(
                             Installable(slot: fields.count, label: String(cString: name), offset: offset, type: installable))
+                    } else if T.self is any StyleHosting.Type, String(cString: name) == "style", isStructType(fieldType) {
+                        // A style's own dynamic properties live in the node of the view hosting its body.
+                        for nested in of(fieldType).installables {
+                            installables.append(
+                                Installable(
+                                    slot: styleSlots + nested.slot, label: nested.label, offset: offset + nested.offset,
+                                    type: nested.type))
+                        }
                     }
                     fields.append((offset, fieldComparison(fieldType)))
                     if fieldType is any BindingField.Type || (isStructType(fieldType) && of(fieldType).holdsBindings) {
@@ -106,8 +117,9 @@ final class ValueLayout: @unchecked Sendable {
             } else {
                 same = bitwise(MemoryLayout<T>.size)
             }
+            let typeName = (T.self as? any StyleHosting.Type)?.styleName ?? String(describing: T.self)
             return ValueLayout(
-                installables: installables, same: same, typeName: String(describing: T.self), kind: T.self,
+                installables: installables, same: same, typeName: typeName, kind: T.self,
                 holdsBindings: holdsBindings)
         }
         return _openExistential(type, do: make)
