@@ -6,6 +6,42 @@ import Foundation
 // identifier, a field's title), does what the user's gesture does, and flushes. A control that
 // is not there is an error naming what is there, which a throwing test reports as a failure.
 
+/// What the test API needs to know about a view type, computed once per type (``ValueLayout``)
+/// instead of casting every node's view on every query.
+struct ViewRoles: OptionSet, Sendable {
+    let rawValue: UInt16
+    static let tappable = ViewRoles(rawValue: 1 << 0)
+    static let labeledControl = ViewRoles(rawValue: 1 << 1)
+    static let textInput = ViewRoles(rawValue: 1 << 2)
+    static let navigationContainer = ViewRoles(rawValue: 1 << 3)
+    static let accessibilityNamed = ViewRoles(rawValue: 1 << 4)
+    static let image = ViewRoles(rawValue: 1 << 5)
+    /// A primitive view (it may show a text of its own).
+    static let primitive = ViewRoles(rawValue: 1 << 6)
+    /// Any of the controls the test API finds by name: their names are their own.
+    static let control: ViewRoles = [.tappable, .labeledControl, .textInput]
+
+    init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// The roles of views of type `type`.
+    init(of type: Any.Type) {
+        var roles: ViewRoles = []
+        if type is any _Tappable.Type { roles.insert(.tappable) }
+        if type is any _LabeledControl.Type { roles.insert(.labeledControl) }
+        if type is any _TextInput.Type { roles.insert(.textInput) }
+        if type is any _NavigationContainer.Type { roles.insert(.navigationContainer) }
+        if type is any _AccessibilityNamed.Type { roles.insert(.accessibilityNamed) }
+        if type == Image.self { roles.insert(.image) }
+        if type is any _PrimitiveView.Type { roles.insert(.primitive) }
+        self = roles
+    }
+}
+
+/// The key of a control's label among its children.
+nonisolated(unsafe) let labelKey = ChildKey.any("label")
+/// The key of a picker's options among its children.
+nonisolated(unsafe) let optionsKey = ChildKey.any("options")
+
 /// A control that taps (``Button``, ``NavigationLink``).
 @MainActor protocol _Tappable {
     func _tap(node: _NodeHandle)
@@ -46,6 +82,8 @@ extension RenderTree {
 
     /// The root of what is on screen: the last presented sheet (recursively), or the root.
     func topLayer() -> _NodeHandle {
+        // Nothing presented anywhere (the common case): no walk.
+        if !hasPresentedNodes { return root }
         var layer: _NodeHandle = root
         while true {
             var next: _NodeHandle?
@@ -61,12 +99,12 @@ extension RenderTree {
         _ node: _NodeHandle, _ body: (_NodeHandle) -> Bool, presented: (_NodeHandle) -> Void = { _ in }
     ) {
         guard body(node) else { return }
-        if node.view is any _NavigationContainer {
+        if node.roles.contains(.navigationContainer) {
             if let top = node.children.last { visit(top, body, presented: presented) }
             return
         }
         for child in node.children {
-            if child.key.hashable.base is PresentedKey {
+            if child.isPresentedChild {
                 presented(child)
             } else {
                 visit(child, body, presented: presented)
@@ -78,13 +116,13 @@ extension RenderTree {
     func visibleTexts(below node: _NodeHandle? = nil) -> [String] {
         var result: [String] = []
         visit(node ?? topLayer()) { node in
-            if let control = node.view as? any _LabeledControl, !node.isStyled {
-                let labelNode = node.children.first { $0.key.hashable == AnyHashable("label") }
+            if node.roles.contains(.labeledControl), !node.isStyled, let control = node.view as? any _LabeledControl {
+                let labelNode = node.children.first { $0.key == labelKey }
                 let label = labelNode.map { visibleTexts(below: $0).joined(separator: " ") } ?? ""
                 if let shown = control._display(label: label, node: node) { result.append(shown) }
                 return false
             }
-            if let text = (node.view as? any _PrimitiveView)?._text { result.append(text) }
+            if node.roles.contains(.primitive), let text = (node.view as? any _PrimitiveView)?._text { result.append(text) }
             return true
         }
         return result
@@ -92,7 +130,7 @@ extension RenderTree {
 
     /// The options of the picker at `node`: each tag with its texts.
     func options(of node: _NodeHandle) -> [(tag: AnyHashable, text: String, node: _NodeHandle)] {
-        guard let optionsNode = node.children.first(where: { $0.key.hashable == AnyHashable("options") }) else { return [] }
+        guard let optionsNode = node.children.first(where: { $0.key == optionsKey }) else { return [] }
         var result: [(AnyHashable, String, _NodeHandle)] = []
         visit(optionsNode) { node in
             guard let tagged = node.view as? any _TaggedView else { return true }
@@ -105,52 +143,97 @@ extension RenderTree {
     /// The names a control is found by: accessibility names around and in it, a field's title,
     /// its label's texts, its images' names.
     private func names(of node: _NodeHandle, inherited: [String]) -> [String] {
-        var names = inherited
-        if let input = node.view as? any _TextInput, !input.title.isEmpty { names.append(input.title) }
+        inherited + ownNames(of: node)
+    }
+
+    /// The names a control is found by that come from itself and what it contains. A control
+    /// that shows no live value (a button, a link) keeps them until something below it is
+    /// evaluated again: finding a control among a thousand rows does not read every row's texts
+    /// anew.
+    private func ownNames(of node: _NodeHandle) -> [String] {
+        if let cached = node.cachedNames { return cached }
+        var names: [String] = []
+        if node.roles.contains(.textInput), let input = node.view as? any _TextInput, !input.title.isEmpty {
+            names.append(input.title)
+        }
         var images: [String] = []
         visit(node) { inner in
-            if let named = inner.view as? any _AccessibilityNamed { names.append(named.name) }
-            if let image = inner.view as? Image { images.append(image.name) }
-            if inner.key.hashable == AnyHashable("options") { return false }
+            if inner.roles.contains(.accessibilityNamed), let named = inner.view as? any _AccessibilityNamed {
+                names.append(named.name)
+            }
+            if inner.roles.contains(.image), let image = inner.view as? Image { images.append(image.name) }
+            if inner.key == optionsKey { return false }
             return true
         }
-        let labelNode = node.children.first { $0.key.hashable == AnyHashable("label") }
-        let texts = visibleTexts(below: labelNode ?? node).filter { !$0.hasPrefix("[") || node.view is any _TextInput }
+        let labelNode = node.children.first { $0.key == labelKey }
+        let isInput = node.roles.contains(.textInput)
+        let texts = visibleTexts(below: labelNode ?? node).filter { !$0.hasPrefix("[") || isInput }
         let label = texts.joined(separator: " ")
         names += texts
         if texts.count > 1 { names.append(label) }
-        return names + images
+        names += images
+        // A button or a link keeps its names; a field or a control that shows a value reads it
+        // live.
+        if node.roles.contains(.tappable), node.roles.isDisjoint(with: [.labeledControl, .textInput]) {
+            cacheNames(names, on: node)
+        }
+        return names
+    }
+
+    /// Visits the controls of type `T` on screen, in order, with the names they are found by,
+    /// while `body` returns `true`.
+    private func forEachControl<T>(_ type: T.Type, _ body: (_NodeHandle, T, [String]) -> Bool) {
+        var going = true
+        func walk(_ node: _NodeHandle, inherited: [String]) {
+            var inherited = inherited
+            let roles = node.roles
+            if roles.contains(.accessibilityNamed), let named = node.view as? any _AccessibilityNamed {
+                inherited.append(named.name)
+            }
+            if !roles.isDisjoint(with: .control) {
+                if let control = node.view as? T {
+                    going = body(node, control, names(of: node, inherited: inherited))
+                    if !going { return }
+                }
+                inherited = []
+            }
+            if roles.contains(.navigationContainer) {
+                if let top = node.children.last { walk(top, inherited: inherited) }
+                return
+            }
+            for child in node.children where !child.isPresentedChild {
+                walk(child, inherited: inherited)
+                if !going { return }
+            }
+        }
+        walk(topLayer(), inherited: [])
     }
 
     /// The controls of type `T` on screen, with the names they are found by.
     private func controls<T>(_ type: T.Type) -> [(node: _NodeHandle, control: T, names: [String])] {
         var found: [(_NodeHandle, T, [String])] = []
-        func walk(_ node: _NodeHandle, inherited: [String]) {
-            var inherited = inherited
-            if let named = node.view as? any _AccessibilityNamed { inherited.append(named.name) }
-            if let control = node.view as? T {
-                found.append((node, control, names(of: node, inherited: inherited)))
-            }
-            let isControl = node.view is any _Tappable || node.view is any _LabeledControl || node.view is any _TextInput
-            if isControl { inherited = [] }
-            if node.view is any _NavigationContainer {
-                if let top = node.children.last { walk(top, inherited: inherited) }
-                return
-            }
-            for child in node.children where !(child.key.hashable.base is PresentedKey) { walk(child, inherited: inherited) }
+        forEachControl(type) { node, control, names in
+            found.append((node, control, names))
+            return true
         }
-        walk(topLayer(), inherited: [])
         return found
     }
 
-    /// The control of type `T` named `name` (exactly, else as a prefix of one of its names).
+    /// The control of type `T` named `name` (exactly, else as a prefix of one of its names). The
+    /// walk stops at the first exact match.
     private func control<T>(_ type: T.Type, kind: String, named name: String) throws -> (_NodeHandle, T) {
-        let all = controls(type)
-        if let match = all.first(where: { $0.names.contains(name) }) ?? all.first(where: {
-            $0.names.contains { $0.hasPrefix(name) }
-        }) {
-            return (match.node, match.control)
+        var exact: (_NodeHandle, T)?
+        var prefixed: (_NodeHandle, T)?
+        forEachControl(type) { node, control, names in
+            if names.contains(name) {
+                exact = (node, control)
+                return false
+            }
+            if prefixed == nil, names.contains(where: { $0.hasPrefix(name) }) { prefixed = (node, control) }
+            return true
         }
+        if let match = exact ?? prefixed { return match }
+        let all = controls(type)
         var available: [String] = []
         for entry in all {
             if let first = entry.names.first, !available.contains(first) { available.append(first) }
@@ -183,8 +266,38 @@ extension RenderTree {
     ///
     /// - Throws: ``RenderTreeLookupError`` naming the buttons and texts on screen.
     public func tap(_ title: String) throws {
-        let (node, control) = try control((any _Tappable).self, kind: "button", named: title)
+        let (node, control) = try indexedTappable(named: title) ?? control((any _Tappable).self, kind: "button", named: title)
         interact(node) { control._tap(node: node) }
+    }
+
+    /// The one button or link on screen whose own names include `name`, found through the
+    /// index — or `nil` when the walk must decide (see ``ControlIndex``).
+    private func indexedTappable(named name: String) -> (_NodeHandle, any _Tappable)? {
+        guard let candidates = controlIndex.candidates(named: name, naming: { _ = ownNames(of: $0) }) else { return nil }
+        var found: (_NodeHandle, any _Tappable)?
+        for node in candidates where isOnScreen(node) {
+            guard let control = node.view as? any _Tappable else { continue }
+            if found != nil { return nil }
+            found = (node, control)
+        }
+        return found
+    }
+
+    /// Whether `node` is on the screen on top: inside the top layer, and in the top screen of
+    /// each navigation stack above it.
+    private func isOnScreen(_ node: _NodeHandle) -> Bool {
+        let top = topLayer()
+        var child = node
+        while let parent = child.parent {
+            if child === top { return true }
+            if parent.roles.contains(.navigationContainer) {
+                if parent.children.last !== child { return false }
+            } else if child.isPresentedChild {
+                return false
+            }
+            child = parent
+        }
+        return child === top
     }
 
     /// Flips the toggle named `title`.
@@ -346,16 +459,18 @@ extension RenderTree {
         func walk(_ node: _NodeHandle, labels: [String], identifiers: [String]) {
             var labels = labels
             var identifiers = identifiers
-            if let named = node.view as? any _AccessibilityNamed {
+            if node.roles.contains(.accessibilityNamed), let named = node.view as? any _AccessibilityNamed {
                 if named.isIdentifier { identifiers.insert(named.name, at: 0) } else { labels.insert(named.name, at: 0) }
             }
-            if let image = node.view as? Image { result.append(labels + identifiers + [image.name]) }
-            if node.view is any _Tappable || node.view is any _LabeledControl || node.view is any _TextInput { return }
-            if node.view is any _NavigationContainer {
+            if node.roles.contains(.image), let image = node.view as? Image {
+                result.append(labels + identifiers + [image.name])
+            }
+            if !node.roles.isDisjoint(with: .control) { return }
+            if node.roles.contains(.navigationContainer) {
                 if let top = node.children.last { walk(top, labels: labels, identifiers: identifiers) }
                 return
             }
-            for child in node.children where !(child.key.hashable.base is PresentedKey) {
+            for child in node.children where !child.isPresentedChild {
                 walk(child, labels: labels, identifiers: identifiers)
             }
         }

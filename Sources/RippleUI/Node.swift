@@ -21,6 +21,13 @@ public final class _NodeHandle: @unchecked Sendable {
     /// Where the view's dynamic properties are and how its values compare (composite views; a
     /// primitive view is updated every time its parent is).
     let layout: ValueLayout
+    /// What the test API looks for in this node's view (its type's ``ViewRoles``).
+    let roles: ViewRoles
+    /// Whether this node is a presented screen (a sheet, an alert, a pushed screen).
+    let isPresentedChild: Bool
+    /// The names the test API finds this control by that come from its own subtree, kept until
+    /// something in the subtree is evaluated again (``RenderTree``). Main actor only.
+    var cachedNames: [String]?
     var children: [_NodeHandle] = []
     var environment: EnvironmentValues
     var attached = true
@@ -52,6 +59,13 @@ public final class _NodeHandle: @unchecked Sendable {
         depth = (parent?.depth ?? -1) + 1
         order = tree.nextNodeOrder()
         isPrimitive = layout.isPrimitiveView
+        roles = layout.roles
+        if case .any(let hashable) = key, hashable.base is PresentedKey {
+            isPresentedChild = true
+            tree.presentedNodesChanged(by: 1)
+        } else {
+            isPresentedChild = false
+        }
     }
 
     // MARK: Storage
@@ -173,8 +187,9 @@ public final class _NodeHandle: @unchecked Sendable {
     /// Removes this node and everything below it: its state and state objects are released, its
     /// subscriptions cancelled.
     func detach() {
-        let (tracking, subscriptions, released) = lock.withLock {
-            () -> (AnyCancellable?, [AnyCancellable], [Int: AnyObject]) in
+        let (tracking, subscriptions, released, wasAttached) = lock.withLock {
+            () -> (AnyCancellable?, [AnyCancellable], [Int: AnyObject], Bool) in
+            let wasAttached = attached
             attached = false
             defer {
                 self.tracking = nil
@@ -182,8 +197,9 @@ public final class _NodeHandle: @unchecked Sendable {
                 slots = [:]
                 names = [:]
             }
-            return (self.tracking, objectSubscriptions.values.map(\.token), slots)
+            return (self.tracking, objectSubscriptions.values.map(\.token), slots, wasAttached)
         }
+        if wasAttached, isPresentedChild { tree.presentedNodesChanged(by: -1) }
         tracking?.cancel()
         subscriptions.forEach { $0.cancel() }
         (modifierState as? any Cancellable)?.cancel()

@@ -43,6 +43,13 @@ public final class RenderTree {
     private var pass = 0
     /// Guarded by `lock`.
     private nonisolated(unsafe) var nodesCreated = 0
+    /// How many presented screens are attached (sheets, alerts, pushed screens). Guarded by `lock`.
+    private nonisolated(unsafe) var presentedNodes = 0
+    /// Whether some control keeps its names (``_NodeHandle/cachedNames``): evaluations then
+    /// clear the names of the controls above them.
+    private var namesCached = false
+    /// The test API's index of buttons and links by name.
+    let controlIndex = ControlIndex()
     private(set) var root: _NodeHandle!
 
     /// Print each evaluation as it happens, like `Self._printChanges()`.
@@ -52,6 +59,7 @@ public final class RenderTree {
     public init(_ view: some View, environment: EnvironmentValues = EnvironmentValues()) {
         observationBridge
         root = _NodeHandle(tree: self, parent: nil, view: view, key: .any("root"), environment: environment)
+        if root.roles.contains(.tappable) { controlIndex.markPending(root) }
         pass += 1
         evaluate(root, reasons: ["@identity"])
         runAfterPass()
@@ -159,6 +167,20 @@ public final class RenderTree {
         }
     }
 
+    nonisolated func presentedNodesChanged(by delta: Int) {
+        lock.withLock { presentedNodes += delta }
+    }
+
+    /// Whether a sheet, an alert or a pushed screen is attached anywhere in the tree.
+    var hasPresentedNodes: Bool { lock.withLock { presentedNodes > 0 } }
+
+    /// Keeps the names the test API found a control by (see ``_NodeHandle/cachedNames``).
+    func cacheNames(_ names: [String], on node: _NodeHandle) {
+        node.cachedNames = names
+        namesCached = true
+        controlIndex.add(node, names: names)
+    }
+
     nonisolated func markDirty(_ node: _NodeHandle, cause: String) {
         lock.withLock {
             guard node.attached else { return }
@@ -191,6 +213,21 @@ public final class RenderTree {
 
     private func evaluate(_ node: _NodeHandle, reasons: [String]) {
         node.evaluatedInPass = pass
+        if namesCached {
+            // What this node shows may change: the controls around it are named anew.
+            var current: _NodeHandle? = node
+            while let ancestor = current {
+                if let names = ancestor.cachedNames {
+                    ancestor.cachedNames = nil
+                    controlIndex.remove(ancestor, names: names)
+                    controlIndex.markPending(ancestor)
+                }
+                current = ancestor.parent
+            }
+        }
+        if node.roles.contains(.accessibilityNamed), let named = node.view as? any _AccessibilityNamed {
+            controlIndex.noteAccessibilityName(named.name, of: node)
+        }
         let previousView = node.lastEvaluatedView
         node.lastEvaluatedView = node.view
         node.installDynamicProperties()
@@ -280,18 +317,25 @@ public final class RenderTree {
                 let created = _NodeHandle(
                     tree: self, parent: node, view: child.view, key: child.identityKey, environment: environment)
                 kept.append(created)
+                if created.roles.contains(.tappable) { controlIndex.markPending(created) }
                 toEvaluate.append((created, ["@identity"]))
             }
         }
         if let existing {
-            for removed in existing.values { removed.detach() }
+            for removed in existing.values { remove(removed) }
         } else {
-            for removed in old[position...] { removed.detach() }
+            for removed in old[position...] { remove(removed) }
         }
         node.children = kept
         for (child, reasons) in toEvaluate {
             evaluate(child, reasons: reasons + takeCauses(child).filter { !reasons.contains($0) })
         }
+    }
+
+    /// Takes `node` and its subtree out of the tree.
+    private func remove(_ node: _NodeHandle) {
+        if !controlIndex.isEmpty { controlIndex.forget(subtree: node) }
+        node.detach()
     }
 
     /// Hands a changed environment down a subtree that is not being re-evaluated, marking the

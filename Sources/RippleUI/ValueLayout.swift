@@ -35,10 +35,13 @@ final class ValueLayout: @unchecked Sendable {
     let listsStoredChildren: Bool
     /// Whether the type is a struct with a ``Binding`` among its fields (or its fields' fields).
     let holdsBindings: Bool
+    /// What the test API looks for in views of this type.
+    let roles: ViewRoles
 
     private init(installables: [Installable], same: @escaping Same, typeName: String, kind: Any.Type, holdsBindings: Bool) {
         self.installables = installables
         self.holdsBindings = holdsBindings
+        roles = ViewRoles(of: kind)
         self.same = same
         self.typeName = typeName
         isPrimitiveView = kind is any _PrimitiveView.Type
