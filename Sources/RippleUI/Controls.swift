@@ -260,7 +260,7 @@ public struct Picker<Label: View, SelectionValue: Hashable, Content: View>: _Pri
     public func _children() -> [_Child] { [_Child(label, key: "label"), _Child(content, key: "options")] }
 
     func _display(label: String, node: _NodeHandle) -> String? {
-        let chosen = node.tree.options(of: node).first { $0.tag == AnyHashable(selection.wrappedValue) }
+        let chosen = node.pickerOptions().first { $0.tag == AnyHashable(selection.wrappedValue) }
         return "[\(label): \(chosen?.text ?? "\(selection.wrappedValue)")]"
     }
 

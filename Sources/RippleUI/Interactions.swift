@@ -98,46 +98,12 @@ extension RenderTree {
     func visit(
         _ node: _NodeHandle, _ body: (_NodeHandle) -> Bool, presented: (_NodeHandle) -> Void = { _ in }
     ) {
-        guard body(node) else { return }
-        if node.roles.contains(.navigationContainer) {
-            if let top = node.children.last { visit(top, body, presented: presented) }
-            return
-        }
-        for child in node.children {
-            if child.isPresentedChild {
-                presented(child)
-            } else {
-                visit(child, body, presented: presented)
-            }
-        }
+        node.visitOnScreen(body, presented: presented)
     }
 
-    /// The texts on screen at or below `node`.
+    /// The texts on screen at or below `node` (the top screen when `nil`).
     func visibleTexts(below node: _NodeHandle? = nil) -> [String] {
-        var result: [String] = []
-        visit(node ?? topLayer()) { node in
-            if node.roles.contains(.labeledControl), !node.isStyled, let control = node.view as? any _LabeledControl {
-                let labelNode = node.children.first { $0.key == labelKey }
-                let label = labelNode.map { visibleTexts(below: $0).joined(separator: " ") } ?? ""
-                if let shown = control._display(label: label, node: node) { result.append(shown) }
-                return false
-            }
-            if node.roles.contains(.primitive), let text = (node.view as? any _PrimitiveView)?._text { result.append(text) }
-            return true
-        }
-        return result
-    }
-
-    /// The options of the picker at `node`: each tag with its texts.
-    func options(of node: _NodeHandle) -> [(tag: AnyHashable, text: String, node: _NodeHandle)] {
-        guard let optionsNode = node.children.first(where: { $0.key == optionsKey }) else { return [] }
-        var result: [(AnyHashable, String, _NodeHandle)] = []
-        visit(optionsNode) { node in
-            guard let tagged = node.view as? any _TaggedView else { return true }
-            result.append((tagged.tag, visibleTexts(below: node).joined(separator: " "), node))
-            return false
-        }
-        return result
+        (node ?? topLayer()).textsOnScreen()
     }
 
     /// The names a control is found by: accessibility names around and in it, a field's title,
@@ -360,7 +326,7 @@ extension RenderTree {
     /// Chooses the option showing `option` in the picker named `picker`.
     public func select(_ option: String, in picker: String) throws {
         let (node, chooser) = try control((any _Chooser).self, kind: "picker", named: picker)
-        let options = self.options(of: node)
+        let options = node.pickerOptions()
         guard let chosen = options.first(where: { $0.text == option }) ?? options.first(where: { $0.text.hasPrefix(option) })
         else {
             throw RenderTreeLookupError(kind: "option", name: option, available: options.map(\.text), texts: texts)
@@ -585,4 +551,54 @@ extension Slider: _Sliding {}
 
 extension Stepper: _Stepping {
     func step(up: Bool) { (up ? onIncrement : onDecrement)?() }
+}
+
+// MARK: Reading nodes
+
+extension _NodeHandle {
+    /// Visits this node and what is on screen below it, depth first, while `body` returns `true`;
+    /// presented sheets are handed to `presented` instead of being visited.
+    @MainActor func visitOnScreen(_ body: (_NodeHandle) -> Bool, presented: (_NodeHandle) -> Void = { _ in }) {
+        guard body(self) else { return }
+        if roles.contains(.navigationContainer) {
+            if let top = children.last { top.visitOnScreen(body, presented: presented) }
+            return
+        }
+        for child in children {
+            if child.isPresentedChild {
+                presented(child)
+            } else {
+                child.visitOnScreen(body, presented: presented)
+            }
+        }
+    }
+
+    /// The texts on screen at or below this node, depth first: texts, and `[title: value]` for
+    /// controls that show a value.
+    @MainActor func textsOnScreen() -> [String] {
+        var result: [String] = []
+        visitOnScreen { node in
+            if node.roles.contains(.labeledControl), !node.isStyled, let control = node.view as? any _LabeledControl {
+                let labelNode = node.children.first { $0.key == labelKey }
+                let label = labelNode.map { $0.textsOnScreen().joined(separator: " ") } ?? ""
+                if let shown = control._display(label: label, node: node) { result.append(shown) }
+                return false
+            }
+            if node.roles.contains(.primitive), let text = (node.view as? any _PrimitiveView)?._text { result.append(text) }
+            return true
+        }
+        return result
+    }
+
+    /// The options of the picker at this node: each tag with its texts.
+    @MainActor func pickerOptions() -> [(tag: AnyHashable, text: String, node: _NodeHandle)] {
+        guard let optionsNode = children.first(where: { $0.key == optionsKey }) else { return [] }
+        var result: [(AnyHashable, String, _NodeHandle)] = []
+        optionsNode.visitOnScreen { node in
+            guard let tagged = node.view as? any _TaggedView else { return true }
+            result.append((tagged.tag, node.textsOnScreen().joined(separator: " "), node))
+            return false
+        }
+        return result
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Public only so that primitive views can reach it in `_update(node:previous:)`; not API.
 public final class _NodeHandle: @unchecked Sendable {
-    unowned let tree: RenderTree
+    unowned let reconciler: Reconciler
     weak var parent: _NodeHandle?
     /// The view as last given by the parent.
     var view: any View
@@ -47,8 +47,8 @@ public final class _NodeHandle: @unchecked Sendable {
     /// What a modifier keeps between evaluations (an `onReceive` subscription).
     var modifierState: AnyObject?
 
-    init(tree: RenderTree, parent: _NodeHandle?, view: any View, key: ChildKey, environment: EnvironmentValues) {
-        self.tree = tree
+    init(reconciler: Reconciler, parent: _NodeHandle?, view: any View, key: ChildKey, environment: EnvironmentValues) {
+        self.reconciler = reconciler
         self.parent = parent
         self.view = view
         self.key = key
@@ -57,12 +57,12 @@ public final class _NodeHandle: @unchecked Sendable {
         layout = ValueLayout.of(type(of: view))
         typeName = layout.typeName
         depth = (parent?.depth ?? -1) + 1
-        order = tree.nextNodeOrder()
+        order = reconciler.nextNodeOrder()
         isPrimitive = layout.isPrimitiveView
         roles = layout.roles
         if case .any(let hashable) = key, hashable.base is PresentedKey {
             isPresentedChild = true
-            tree.presentedNodesChanged(by: 1)
+            reconciler.presentedNodesChanged(by: 1)
         } else {
             isPresentedChild = false
         }
@@ -144,7 +144,7 @@ public final class _NodeHandle: @unchecked Sendable {
         // its property from the binary's symbols, once per key path.
         let property = event.propertyName ?? "property"
         let name = label ?? (event.object as? LabeledStorage)?.label ?? "\(event.subjectType).\(property)"
-        tree.markDirty(self, cause: "\(name) changed")
+        reconciler.markDirty(self, cause: "\(name) changed")
     }
 
     /// Re-evaluate on any `objectWillChange` of `object` (object-level, as SwiftUI does for
@@ -157,7 +157,7 @@ public final class _NodeHandle: @unchecked Sendable {
         if lock.withLock({ objectSubscriptions[slot]?.object == id }) { return }
         let token = object.objectWillChange.sink { [weak self] _ in
             guard let self else { return }
-            self.tree.markDirty(self, cause: "\(label) changed")
+            self.reconciler.markDirty(self, cause: "\(label) changed")
         }
         let previous = lock.withLock { () -> AnyCancellable? in
             defer { objectSubscriptions[slot] = (id, token) }
@@ -199,7 +199,7 @@ public final class _NodeHandle: @unchecked Sendable {
             }
             return (self.tracking, objectSubscriptions.values.map(\.token), slots, wasAttached)
         }
-        if wasAttached, isPresentedChild { tree.presentedNodesChanged(by: -1) }
+        if wasAttached, isPresentedChild { reconciler.presentedNodesChanged(by: -1) }
         tracking?.cancel()
         subscriptions.forEach { $0.cancel() }
         (modifierState as? any Cancellable)?.cancel()
