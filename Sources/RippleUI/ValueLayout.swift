@@ -7,10 +7,11 @@ import RippleObservation  // Locked
 ///
 /// Comparing without reflection: a value is "the same" when `==` says so (`Equatable` types);
 /// otherwise field by field, where a field is the same when it is `==` (`Equatable`), points at the
-/// same source with the same value (bindings), belongs to the node (`@State`, `@StateObject`, `@Environment`: ignored),
-/// or has identical bits (class references, closures, plain data, anything else). Identical bits
-/// always mean the same value; different bits of a type the tree cannot look into count as a change,
-/// which only costs an extra evaluation.
+/// same source with the same value (bindings), belongs to the node (`@State`, `@StateObject`,
+/// `@Environment`: ignored), or has identical bits (class references, closures, plain data,
+/// anything else). Identical bits mean the same value — except for a struct holding a binding,
+/// which is compared field by field (a hand-made binding is never the same); different bits of a
+/// type the tree cannot look into count as a change, which only costs an extra evaluation.
 final class ValueLayout: @unchecked Sendable {
     /// A stored field that is a dynamic property: its slot (field index, stable per type), name and
     /// offset, and how to connect it.
@@ -38,7 +39,9 @@ final class ValueLayout: @unchecked Sendable {
     /// What the test API looks for in views of this type.
     let roles: ViewRoles
 
-    private init(installables: [Installable], same: @escaping Same, typeName: String, kind: Any.Type, holdsBindings: Bool) {
+    private init(
+        installables: [Installable], same: @escaping Same, typeName: String, kind: Any.Type, holdsBindings: Bool
+    ) {
         self.installables = installables
         self.holdsBindings = holdsBindings
         roles = ViewRoles(of: kind)
