@@ -8,12 +8,15 @@ import Foundation
 public struct _AccessibilityName<Content: View>: _PrimitiveView {
     let content: Content
     let name: String
+    /// Whether the name is an identifier (`accessibilityIdentifier`) rather than a label.
+    var isIdentifier = false
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
 }
 
 /// An accessibility name, for the test API.
 @MainActor protocol _AccessibilityNamed {
     var name: String { get }
+    var isIdentifier: Bool { get }
 }
 
 extension _AccessibilityName: _AccessibilityNamed {}
@@ -66,7 +69,7 @@ extension View {
 
     /// Identifies this view for UI tests; the test API finds the control here by it.
     public func accessibilityIdentifier(_ identifier: String) -> some View {
-        _AccessibilityName(content: self, name: identifier)
+        _AccessibilityName(content: self, name: identifier, isIdentifier: true)
     }
 
     /// Describes the view's value (inert).

@@ -103,7 +103,8 @@ public struct AppStorage<Value>: DynamicProperty, NodeInstallable {
     public var projectedValue: Binding<Value> {
         let this = self
         return Binding(
-            identity: AnyHashable(ObjectIdentifier(store.entry(key))), get: { this.wrappedValue },
+            // Its readers depend on the key by themselves: no snapshot.
+            identity: AnyHashable(ObjectIdentifier(store.entry(key))), snapshot: nil, get: { this.wrappedValue },
             set: { this.wrappedValue = $0 })
     }
 

@@ -15,18 +15,25 @@ public struct Binding<Value> {
     /// What this binding points at, when known (a state's storage, an object and key path), so a
     /// view holding it compares equal to one holding the same binding.
     let identity: AnyHashable?
+    /// The value when the binding was made (SwiftUI's value snapshot), when the source was read
+    /// without making the maker depend on it: two bindings to the same source with different
+    /// snapshots differ, so the view holding the new one re-runs. `nil` for a source whose readers
+    /// depend on it by themselves (an `@Observable` model), and for bindings without an identity.
+    let snapshot: Value?
 
     /// Creates a binding with closures that read and write the binding value.
     public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
         getter = get
         setter = set
         identity = nil
+        snapshot = nil
     }
 
-    init(identity: AnyHashable?, get: @escaping () -> Value, set: @escaping (Value) -> Void) {
+    init(identity: AnyHashable?, snapshot: Value?, get: @escaping () -> Value, set: @escaping (Value) -> Void) {
         getter = get
         setter = set
         self.identity = identity
+        self.snapshot = identity == nil ? nil : snapshot
     }
 
     /// Creates a binding from the projected value of another binding (`@Binding var x` set from `$y`).
@@ -36,7 +43,7 @@ public struct Binding<Value> {
 
     /// A binding to an immutable value: writes are ignored.
     public static func constant(_ value: Value) -> Binding<Value> {
-        Binding(identity: nil, get: { value }, set: { _ in })
+        Binding(identity: nil, snapshot: nil, get: { value }, set: { _ in })
     }
 
     /// The underlying value referenced by the binding.
@@ -53,6 +60,9 @@ public struct Binding<Value> {
         let parent = self
         return Binding<Subject>(
             identity: identity.map { AnyHashable(BindingPath(parent: $0, keyPath: keyPath)) },
+            // A value's part is part of the snapshot; a property of an object is not (reading it
+            // here would make the maker of this binding depend on it).
+            snapshot: Value.self is AnyObject.Type ? nil : snapshot.map { $0[keyPath: keyPath] },
             get: { parent.wrappedValue[keyPath: keyPath] },
             set: { newValue in
                 if isSame(parent.wrappedValue[keyPath: keyPath], newValue) { return }
@@ -70,6 +80,17 @@ public struct Binding<Value> {
     public func map<T>(get: @escaping (Value) -> T, set: @escaping (T) -> Value) -> Binding<T> {
         let parent = self
         return Binding<T>(get: { get(parent.wrappedValue) }, set: { parent.wrappedValue = set($0) })
+    }
+
+    /// Whether `other` points at the same source with the same value snapshot: a view holding one
+    /// is the same as a view holding the other. A binding without an identity is never the same.
+    func matches(_ other: Binding<Value>) -> Bool {
+        guard let identity, let otherIdentity = other.identity, identity == otherIdentity else { return false }
+        switch (snapshot, other.snapshot) {
+        case (nil, nil): return true
+        case let (old?, new?): return sameValue(old, new)
+        default: return false
+        }
     }
 }
 
@@ -99,11 +120,18 @@ extension Equatable {
 }
 
 /// A binding to `object[keyPath:]` that skips writes of an equal value.
+///
+/// The binding of an `ObservableObject`'s property carries the value it was made with: a view
+/// holding it does not depend on the property by reading it (the object is observed at object
+/// level, by whoever holds it with a wrapper), so a changed snapshot is what re-runs it. An
+/// `@Observable` model's readers depend on what they read, and reading it here would make the
+/// maker depend on it too: no snapshot.
 func objectBinding<Object: AnyObject, Subject>(
     _ object: Object, _ keyPath: ReferenceWritableKeyPath<Object, Subject>
 ) -> Binding<Subject> {
     Binding(
         identity: AnyHashable(BindingPath(parent: ObjectIdentifier(object), keyPath: keyPath)),
+        snapshot: isViewDependency(object) ? nil : object[keyPath: keyPath],
         get: { object[keyPath: keyPath] },
         set: { newValue in
             if isSame(object[keyPath: keyPath], newValue) { return }

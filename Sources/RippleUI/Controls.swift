@@ -260,7 +260,7 @@ public struct Picker<Label: View, SelectionValue: Hashable, Content: View>: _Pri
     public func _children() -> [_Child] { [_Child(label, key: "label"), _Child(content, key: "options")] }
 
     func _display(label: String, node: _NodeHandle) -> String? {
-        let chosen = node.tree.options(of: node).first { $0.tag == AnyHashable(selection.wrappedValue) }
+        let chosen = node.pickerOptions().first { $0.tag == AnyHashable(selection.wrappedValue) }
         return "[\(label): \(chosen?.text ?? "\(selection.wrappedValue)")]"
     }
 
@@ -323,6 +323,11 @@ public struct Label<Title: View, Icon: View>: _PrimitiveView {
     }
 
     public func _children() -> [_Child] { [_Child(title, key: "title"), _Child(icon, key: "icon")] }
+
+    public func _children(in node: _NodeHandle) -> [_Child] {
+        guard let style = node.environment.labelStyle else { return _children() }
+        return [styledChild(label: style, configuration: LabelStyleConfiguration(title: .init(content: title), icon: .init(content: icon)))]
+    }
 }
 
 extension Label where Title == Text, Icon == Image {
@@ -422,7 +427,22 @@ public struct ProgressView<Label: View>: _PrimitiveView, _LabeledControl {
         fractionCompleted = nil
     }
 
+    init(label: Label, fractionCompleted: Double?) {
+        self.label = label
+        self.fractionCompleted = fractionCompleted
+    }
+
     public func _children() -> [_Child] { [_Child(label, key: "label")] }
+
+    public func _children(in node: _NodeHandle) -> [_Child] {
+        guard let style = node.environment.progressViewStyle else { return _children() }
+        let configuration = ProgressViewStyleConfiguration(
+            fractionCompleted: fractionCompleted,
+            label: Label.self == EmptyView.self ? nil : ProgressViewStyleConfiguration.Label(content: label),
+            currentValueLabel: nil)
+        return [styledChild(progress: style, configuration: configuration)]
+    }
+
     func _display(label: String, node: _NodeHandle) -> String? {
         guard let fractionCompleted else { return label.isEmpty ? nil : label }
         let percent = "\(Int((fractionCompleted * 100).rounded()))%"

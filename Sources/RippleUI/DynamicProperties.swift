@@ -46,6 +46,9 @@ final class StateStorage<Value>: LabeledStorage, @unchecked Sendable {
         set { lock.withLock { name = newValue } }
     }
 
+    /// The value, read without making the reader depend on it (a binding's snapshot).
+    var untrackedValue: Value { lock.withLock { stored } }
+
     var value: Value {
         get {
             registrar.access(self, keyPath: \.value)
@@ -111,8 +114,11 @@ public struct State<Value>: DynamicProperty, NodeInstallable {
     public var projectedValue: Binding<Value> {
         let link = self.link
         let initial = self.initial
+        let storage = link.current
         return Binding(
-            identity: link.current.map { AnyHashable(ObjectIdentifier($0)) },
+            identity: storage.map { AnyHashable(ObjectIdentifier($0)) },
+            // Making `$value` does not make the maker depend on the value, as in SwiftUI.
+            snapshot: storage?.untrackedValue,
             get: { link.current?.value ?? initial },
             set: { newValue in
                 guard let storage = link.current else {

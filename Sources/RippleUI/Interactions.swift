@@ -6,6 +6,42 @@ import Foundation
 // identifier, a field's title), does what the user's gesture does, and flushes. A control that
 // is not there is an error naming what is there, which a throwing test reports as a failure.
 
+/// What the test API needs to know about a view type, computed once per type (``ValueLayout``)
+/// instead of casting every node's view on every query.
+struct ViewRoles: OptionSet, Sendable {
+    let rawValue: UInt16
+    static let tappable = ViewRoles(rawValue: 1 << 0)
+    static let labeledControl = ViewRoles(rawValue: 1 << 1)
+    static let textInput = ViewRoles(rawValue: 1 << 2)
+    static let navigationContainer = ViewRoles(rawValue: 1 << 3)
+    static let accessibilityNamed = ViewRoles(rawValue: 1 << 4)
+    static let image = ViewRoles(rawValue: 1 << 5)
+    /// A primitive view (it may show a text of its own).
+    static let primitive = ViewRoles(rawValue: 1 << 6)
+    /// Any of the controls the test API finds by name: their names are their own.
+    static let control: ViewRoles = [.tappable, .labeledControl, .textInput]
+
+    init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// The roles of views of type `type`.
+    init(of type: Any.Type) {
+        var roles: ViewRoles = []
+        if type is any _Tappable.Type { roles.insert(.tappable) }
+        if type is any _LabeledControl.Type { roles.insert(.labeledControl) }
+        if type is any _TextInput.Type { roles.insert(.textInput) }
+        if type is any _NavigationContainer.Type { roles.insert(.navigationContainer) }
+        if type is any _AccessibilityNamed.Type { roles.insert(.accessibilityNamed) }
+        if type == Image.self { roles.insert(.image) }
+        if type is any _PrimitiveView.Type { roles.insert(.primitive) }
+        self = roles
+    }
+}
+
+/// The key of a control's label among its children.
+nonisolated(unsafe) let labelKey = ChildKey.any("label")
+/// The key of a picker's options among its children.
+nonisolated(unsafe) let optionsKey = ChildKey.any("options")
+
 /// A control that taps (``Button``, ``NavigationLink``).
 @MainActor protocol _Tappable {
     func _tap(node: _NodeHandle)
@@ -46,6 +82,8 @@ extension RenderTree {
 
     /// The root of what is on screen: the last presented sheet (recursively), or the root.
     func topLayer() -> _NodeHandle {
+        // Nothing presented anywhere (the common case): no walk.
+        if !hasPresentedNodes { return root }
         var layer: _NodeHandle = root
         while true {
             var next: _NodeHandle?
@@ -60,97 +98,108 @@ extension RenderTree {
     func visit(
         _ node: _NodeHandle, _ body: (_NodeHandle) -> Bool, presented: (_NodeHandle) -> Void = { _ in }
     ) {
-        guard body(node) else { return }
-        if node.view is any _NavigationContainer {
-            if let top = node.children.last { visit(top, body, presented: presented) }
-            return
-        }
-        for child in node.children {
-            if child.key.hashable.base is PresentedKey {
-                presented(child)
-            } else {
-                visit(child, body, presented: presented)
-            }
-        }
+        node.visitOnScreen(body, presented: presented)
     }
 
-    /// The texts on screen at or below `node`.
+    /// The texts on screen at or below `node` (the top screen when `nil`).
     func visibleTexts(below node: _NodeHandle? = nil) -> [String] {
-        var result: [String] = []
-        visit(node ?? topLayer()) { node in
-            if let control = node.view as? any _LabeledControl {
-                let labelNode = node.children.first { $0.key.hashable == AnyHashable("label") }
-                let label = labelNode.map { visibleTexts(below: $0).joined(separator: " ") } ?? ""
-                if let shown = control._display(label: label, node: node) { result.append(shown) }
-                return false
-            }
-            if let text = (node.view as? any _PrimitiveView)?._text { result.append(text) }
-            return true
-        }
-        return result
-    }
-
-    /// The options of the picker at `node`: each tag with its texts.
-    func options(of node: _NodeHandle) -> [(tag: AnyHashable, text: String, node: _NodeHandle)] {
-        guard let optionsNode = node.children.first(where: { $0.key.hashable == AnyHashable("options") }) else { return [] }
-        var result: [(AnyHashable, String, _NodeHandle)] = []
-        visit(optionsNode) { node in
-            guard let tagged = node.view as? any _TaggedView else { return true }
-            result.append((tagged.tag, visibleTexts(below: node).joined(separator: " "), node))
-            return false
-        }
-        return result
+        (node ?? topLayer()).textsOnScreen()
     }
 
     /// The names a control is found by: accessibility names around and in it, a field's title,
     /// its label's texts, its images' names.
     private func names(of node: _NodeHandle, inherited: [String]) -> [String] {
-        var names = inherited
-        if let input = node.view as? any _TextInput, !input.title.isEmpty { names.append(input.title) }
+        inherited + ownNames(of: node)
+    }
+
+    /// The names a control is found by that come from itself and what it contains. A control
+    /// that shows no live value (a button, a link) keeps them until something below it is
+    /// evaluated again: finding a control among a thousand rows does not read every row's texts
+    /// anew.
+    private func ownNames(of node: _NodeHandle) -> [String] {
+        if let cached = node.cachedNames { return cached }
+        var names: [String] = []
+        if node.roles.contains(.textInput), let input = node.view as? any _TextInput, !input.title.isEmpty {
+            names.append(input.title)
+        }
         var images: [String] = []
         visit(node) { inner in
-            if let named = inner.view as? any _AccessibilityNamed { names.append(named.name) }
-            if let image = inner.view as? Image { images.append(image.name) }
-            if inner.key.hashable == AnyHashable("options") { return false }
+            if inner.roles.contains(.accessibilityNamed), let named = inner.view as? any _AccessibilityNamed {
+                names.append(named.name)
+            }
+            if inner.roles.contains(.image), let image = inner.view as? Image { images.append(image.name) }
+            if inner.key == optionsKey { return false }
             return true
         }
-        let labelNode = node.children.first { $0.key.hashable == AnyHashable("label") }
-        let texts = visibleTexts(below: labelNode ?? node).filter { !$0.hasPrefix("[") || node.view is any _TextInput }
+        let labelNode = node.children.first { $0.key == labelKey }
+        let isInput = node.roles.contains(.textInput)
+        let texts = visibleTexts(below: labelNode ?? node).filter { !$0.hasPrefix("[") || isInput }
         let label = texts.joined(separator: " ")
         names += texts
         if texts.count > 1 { names.append(label) }
-        return names + images
+        names += images
+        // A button or a link keeps its names; a field or a control that shows a value reads it
+        // live.
+        if node.roles.contains(.tappable), node.roles.isDisjoint(with: [.labeledControl, .textInput]) {
+            cacheNames(names, on: node)
+        }
+        return names
+    }
+
+    /// Visits the controls of type `T` on screen, in order, with the names they are found by,
+    /// while `body` returns `true`.
+    private func forEachControl<T>(_ type: T.Type, _ body: (_NodeHandle, T, [String]) -> Bool) {
+        var going = true
+        func walk(_ node: _NodeHandle, inherited: [String]) {
+            var inherited = inherited
+            let roles = node.roles
+            if roles.contains(.accessibilityNamed), let named = node.view as? any _AccessibilityNamed {
+                inherited.append(named.name)
+            }
+            if !roles.isDisjoint(with: .control) {
+                if let control = node.view as? T {
+                    going = body(node, control, names(of: node, inherited: inherited))
+                    if !going { return }
+                }
+                inherited = []
+            }
+            if roles.contains(.navigationContainer) {
+                if let top = node.children.last { walk(top, inherited: inherited) }
+                return
+            }
+            for child in node.children where !child.isPresentedChild {
+                walk(child, inherited: inherited)
+                if !going { return }
+            }
+        }
+        walk(topLayer(), inherited: [])
     }
 
     /// The controls of type `T` on screen, with the names they are found by.
     private func controls<T>(_ type: T.Type) -> [(node: _NodeHandle, control: T, names: [String])] {
         var found: [(_NodeHandle, T, [String])] = []
-        func walk(_ node: _NodeHandle, inherited: [String]) {
-            var inherited = inherited
-            if let named = node.view as? any _AccessibilityNamed { inherited.append(named.name) }
-            if let control = node.view as? T {
-                found.append((node, control, names(of: node, inherited: inherited)))
-            }
-            let isControl = node.view is any _Tappable || node.view is any _LabeledControl || node.view is any _TextInput
-            if isControl { inherited = [] }
-            if node.view is any _NavigationContainer {
-                if let top = node.children.last { walk(top, inherited: inherited) }
-                return
-            }
-            for child in node.children where !(child.key.hashable.base is PresentedKey) { walk(child, inherited: inherited) }
+        forEachControl(type) { node, control, names in
+            found.append((node, control, names))
+            return true
         }
-        walk(topLayer(), inherited: [])
         return found
     }
 
-    /// The control of type `T` named `name` (exactly, else as a prefix of one of its names).
+    /// The control of type `T` named `name` (exactly, else as a prefix of one of its names). The
+    /// walk stops at the first exact match.
     private func control<T>(_ type: T.Type, kind: String, named name: String) throws -> (_NodeHandle, T) {
-        let all = controls(type)
-        if let match = all.first(where: { $0.names.contains(name) }) ?? all.first(where: {
-            $0.names.contains { $0.hasPrefix(name) }
-        }) {
-            return (match.node, match.control)
+        var exact: (_NodeHandle, T)?
+        var prefixed: (_NodeHandle, T)?
+        forEachControl(type) { node, control, names in
+            if names.contains(name) {
+                exact = (node, control)
+                return false
+            }
+            if prefixed == nil, names.contains(where: { $0.hasPrefix(name) }) { prefixed = (node, control) }
+            return true
         }
+        if let match = exact ?? prefixed { return match }
+        let all = controls(type)
         var available: [String] = []
         for entry in all {
             if let first = entry.names.first, !available.contains(first) { available.append(first) }
@@ -183,8 +232,38 @@ extension RenderTree {
     ///
     /// - Throws: ``RenderTreeLookupError`` naming the buttons and texts on screen.
     public func tap(_ title: String) throws {
-        let (node, control) = try control((any _Tappable).self, kind: "button", named: title)
+        let (node, control) = try indexedTappable(named: title) ?? control((any _Tappable).self, kind: "button", named: title)
         interact(node) { control._tap(node: node) }
+    }
+
+    /// The one button or link on screen whose own names include `name`, found through the
+    /// index — or `nil` when the walk must decide (see ``ControlIndex``).
+    private func indexedTappable(named name: String) -> (_NodeHandle, any _Tappable)? {
+        guard let candidates = controlIndex.candidates(named: name, naming: { _ = ownNames(of: $0) }) else { return nil }
+        var found: (_NodeHandle, any _Tappable)?
+        for node in candidates where isOnScreen(node) {
+            guard let control = node.view as? any _Tappable else { continue }
+            if found != nil { return nil }
+            found = (node, control)
+        }
+        return found
+    }
+
+    /// Whether `node` is on the screen on top: inside the top layer, and in the top screen of
+    /// each navigation stack above it.
+    private func isOnScreen(_ node: _NodeHandle) -> Bool {
+        let top = topLayer()
+        var child = node
+        while let parent = child.parent {
+            if child === top { return true }
+            if parent.roles.contains(.navigationContainer) {
+                if parent.children.last !== child { return false }
+            } else if child.isPresentedChild {
+                return false
+            }
+            child = parent
+        }
+        return child === top
     }
 
     /// Flips the toggle named `title`.
@@ -247,7 +326,7 @@ extension RenderTree {
     /// Chooses the option showing `option` in the picker named `picker`.
     public func select(_ option: String, in picker: String) throws {
         let (node, chooser) = try control((any _Chooser).self, kind: "picker", named: picker)
-        let options = self.options(of: node)
+        let options = node.pickerOptions()
         guard let chosen = options.first(where: { $0.text == option }) ?? options.first(where: { $0.text.hasPrefix(option) })
         else {
             throw RenderTreeLookupError(kind: "option", name: option, available: options.map(\.text), texts: texts)
@@ -318,6 +397,52 @@ extension RenderTree {
     }
 
     // MARK: Queries
+
+    /// The images on screen that are not part of a control (a button's image names the button),
+    /// each by the name a UI test finds it by (`app.images["with transcription"]`): its
+    /// accessibility label, else its identifier, else the image's name.
+    public var images: [String] { imageEntries().map { $0[0] } }
+
+    /// Whether an image that is not part of a control is on screen, found by its accessibility
+    /// label or identifier or its image's name (`Image(systemName: "mic")` is found by `"mic"`).
+    public func hasImage(_ name: String) -> Bool { imageEntries().contains { $0.contains(name) } }
+
+    /// The accessibility labels on screen (``View/accessibilityLabel(_:)``), depth first,
+    /// including the labels of controls.
+    public var accessibilityLabels: [String] {
+        var labels: [String] = []
+        visit(topLayer()) { node in
+            if let named = node.view as? any _AccessibilityNamed, !named.isIdentifier { labels.append(named.name) }
+            return true
+        }
+        return labels
+    }
+
+    /// The names of each image on screen outside controls: the label first, then the
+    /// identifier, then the image's name.
+    private func imageEntries() -> [[String]] {
+        var result: [[String]] = []
+        func walk(_ node: _NodeHandle, labels: [String], identifiers: [String]) {
+            var labels = labels
+            var identifiers = identifiers
+            if node.roles.contains(.accessibilityNamed), let named = node.view as? any _AccessibilityNamed {
+                if named.isIdentifier { identifiers.insert(named.name, at: 0) } else { labels.insert(named.name, at: 0) }
+            }
+            if node.roles.contains(.image), let image = node.view as? Image {
+                result.append(labels + identifiers + [image.name])
+            }
+            if !node.roles.isDisjoint(with: .control) { return }
+            if node.roles.contains(.navigationContainer) {
+                if let top = node.children.last { walk(top, labels: labels, identifiers: identifiers) }
+                return
+            }
+            for child in node.children where !child.isPresentedChild {
+                walk(child, labels: labels, identifiers: identifiers)
+            }
+        }
+        walk(topLayer(), labels: [], identifiers: [])
+        return result
+    }
 
     /// Whether a sheet (or alert, or dialog) is presented.
     public var isPresentingSheet: Bool { topLayer() !== root }
@@ -426,4 +551,54 @@ extension Slider: _Sliding {}
 
 extension Stepper: _Stepping {
     func step(up: Bool) { (up ? onIncrement : onDecrement)?() }
+}
+
+// MARK: Reading nodes
+
+extension _NodeHandle {
+    /// Visits this node and what is on screen below it, depth first, while `body` returns `true`;
+    /// presented sheets are handed to `presented` instead of being visited.
+    @MainActor func visitOnScreen(_ body: (_NodeHandle) -> Bool, presented: (_NodeHandle) -> Void = { _ in }) {
+        guard body(self) else { return }
+        if roles.contains(.navigationContainer) {
+            if let top = children.last { top.visitOnScreen(body, presented: presented) }
+            return
+        }
+        for child in children {
+            if child.isPresentedChild {
+                presented(child)
+            } else {
+                child.visitOnScreen(body, presented: presented)
+            }
+        }
+    }
+
+    /// The texts on screen at or below this node, depth first: texts, and `[title: value]` for
+    /// controls that show a value.
+    @MainActor func textsOnScreen() -> [String] {
+        var result: [String] = []
+        visitOnScreen { node in
+            if node.roles.contains(.labeledControl), !node.isStyled, let control = node.view as? any _LabeledControl {
+                let labelNode = node.children.first { $0.key == labelKey }
+                let label = labelNode.map { $0.textsOnScreen().joined(separator: " ") } ?? ""
+                if let shown = control._display(label: label, node: node) { result.append(shown) }
+                return false
+            }
+            if node.roles.contains(.primitive), let text = (node.view as? any _PrimitiveView)?._text { result.append(text) }
+            return true
+        }
+        return result
+    }
+
+    /// The options of the picker at this node: each tag with its texts.
+    @MainActor func pickerOptions() -> [(tag: AnyHashable, text: String, node: _NodeHandle)] {
+        guard let optionsNode = children.first(where: { $0.key == optionsKey }) else { return [] }
+        var result: [(AnyHashable, String, _NodeHandle)] = []
+        optionsNode.visitOnScreen { node in
+            guard let tagged = node.view as? any _TaggedView else { return true }
+            result.append((tagged.tag, node.textsOnScreen().joined(separator: " "), node))
+            return false
+        }
+        return result
+    }
 }

@@ -16,7 +16,7 @@ public struct _OnAppear<Content: View>: _PrimitiveView {
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
     public func _update(node: _NodeHandle, previous: _OnAppear?) {
         guard previous == nil, let action else { return }
-        node.tree.afterThisPass(action)
+        node.reconciler.afterThisPass(action)
     }
 }
 
@@ -29,10 +29,10 @@ public struct _OnDisappear<Content: View>: _PrimitiveView {
         let box = node.storage(at: -1) { ActionBox() }
         box.action = action
         guard previous == nil else { return }
-        let tree = node.tree
+        let reconciler = node.reconciler
         node.modifierState = AnyCancellable {
             MainActor.assumeIsolated {
-                if let action = box.action { tree.afterThisPass(action) }
+                if let action = box.action { reconciler.afterThisPass(action) }
             }
         }
     }
@@ -65,7 +65,7 @@ public struct _TaskModifier<Content: View, ID: Equatable>: _PrimitiveView {
         let action = self.action
         let task = Task(priority: priority) { @MainActor in await action() }
         slot.task = task
-        node.tree.started(task)
+        node.reconciler.started(task)
     }
 }
 

@@ -66,6 +66,7 @@ func elementBinding<C: MutableCollection, ID: Hashable>(
 ) -> Binding<C.Element> {
     Binding(
         identity: collection.identity.map { AnyHashable(ElementPath(parent: $0, id: AnyHashable(id))) },
+        snapshot: collection.snapshot == nil ? nil : last,
         get: { collection.wrappedValue.first { $0[keyPath: idPath] == id } ?? last },
         set: { newValue in
             var elements = collection.wrappedValue

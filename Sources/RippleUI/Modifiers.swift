@@ -67,9 +67,9 @@ public struct _OnChange<Content: View, Value: Equatable>: _PrimitiveView {
         let value = self.value
         if let previous {
             let old = previous.value
-            if old != value { node.tree.afterThisPass { action(old, value) } }
+            if old != value { node.reconciler.afterThisPass { action(old, value) } }
         } else if initial {
-            node.tree.afterThisPass { action(value, value) }
+            node.reconciler.afterThisPass { action(value, value) }
         }
     }
 }

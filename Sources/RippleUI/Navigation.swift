@@ -207,7 +207,7 @@ public struct NavigationLink<Label: View, Destination: View>: _PrimitiveView {
             context.pushed.value.contains(where: { $0.link == ObjectIdentifier(node) }),
             let stack = context.node, destinationDiffers(from: previous.destination)
         else { return }
-        node.tree.markDirty(stack, cause: "destination changed")
+        node.reconciler.markDirty(stack, cause: "destination changed")
     }
 
     /// Whether this link's destination differs from `old` (``ValueLayout``'s rules: `==`, or field

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Public only so that primitive views can reach it in `_update(node:previous:)`; not API.
 public final class _NodeHandle: @unchecked Sendable {
-    unowned let tree: RenderTree
+    unowned let reconciler: Reconciler
     weak var parent: _NodeHandle?
     /// The view as last given by the parent.
     var view: any View
@@ -21,6 +21,13 @@ public final class _NodeHandle: @unchecked Sendable {
     /// Where the view's dynamic properties are and how its values compare (composite views; a
     /// primitive view is updated every time its parent is).
     let layout: ValueLayout
+    /// What the test API looks for in this node's view (its type's ``ViewRoles``).
+    let roles: ViewRoles
+    /// Whether this node is a presented screen (a sheet, an alert, a pushed screen).
+    let isPresentedChild: Bool
+    /// The names the test API finds this control by that come from its own subtree, kept until
+    /// something in the subtree is evaluated again (``RenderTree``). Main actor only.
+    var cachedNames: [String]?
     var children: [_NodeHandle] = []
     var environment: EnvironmentValues
     var attached = true
@@ -40,8 +47,8 @@ public final class _NodeHandle: @unchecked Sendable {
     /// What a modifier keeps between evaluations (an `onReceive` subscription).
     var modifierState: AnyObject?
 
-    init(tree: RenderTree, parent: _NodeHandle?, view: any View, key: ChildKey, environment: EnvironmentValues) {
-        self.tree = tree
+    init(reconciler: Reconciler, parent: _NodeHandle?, view: any View, key: ChildKey, environment: EnvironmentValues) {
+        self.reconciler = reconciler
         self.parent = parent
         self.view = view
         self.key = key
@@ -50,8 +57,15 @@ public final class _NodeHandle: @unchecked Sendable {
         layout = ValueLayout.of(type(of: view))
         typeName = layout.typeName
         depth = (parent?.depth ?? -1) + 1
-        order = tree.nextNodeOrder()
+        order = reconciler.nextNodeOrder()
         isPrimitive = layout.isPrimitiveView
+        roles = layout.roles
+        if case .any(let hashable) = key, hashable.base is PresentedKey {
+            isPresentedChild = true
+            reconciler.presentedNodesChanged(by: 1)
+        } else {
+            isPresentedChild = false
+        }
     }
 
     // MARK: Storage
@@ -130,7 +144,7 @@ public final class _NodeHandle: @unchecked Sendable {
         // its property from the binary's symbols, once per key path.
         let property = event.propertyName ?? "property"
         let name = label ?? (event.object as? LabeledStorage)?.label ?? "\(event.subjectType).\(property)"
-        tree.markDirty(self, cause: "\(name) changed")
+        reconciler.markDirty(self, cause: "\(name) changed")
     }
 
     /// Re-evaluate on any `objectWillChange` of `object` (object-level, as SwiftUI does for
@@ -143,7 +157,7 @@ public final class _NodeHandle: @unchecked Sendable {
         if lock.withLock({ objectSubscriptions[slot]?.object == id }) { return }
         let token = object.objectWillChange.sink { [weak self] _ in
             guard let self else { return }
-            self.tree.markDirty(self, cause: "\(label) changed")
+            self.reconciler.markDirty(self, cause: "\(label) changed")
         }
         let previous = lock.withLock { () -> AnyCancellable? in
             defer { objectSubscriptions[slot] = (id, token) }
@@ -173,8 +187,9 @@ public final class _NodeHandle: @unchecked Sendable {
     /// Removes this node and everything below it: its state and state objects are released, its
     /// subscriptions cancelled.
     func detach() {
-        let (tracking, subscriptions, released) = lock.withLock {
-            () -> (AnyCancellable?, [AnyCancellable], [Int: AnyObject]) in
+        let (tracking, subscriptions, released, wasAttached) = lock.withLock {
+            () -> (AnyCancellable?, [AnyCancellable], [Int: AnyObject], Bool) in
+            let wasAttached = attached
             attached = false
             defer {
                 self.tracking = nil
@@ -182,8 +197,9 @@ public final class _NodeHandle: @unchecked Sendable {
                 slots = [:]
                 names = [:]
             }
-            return (self.tracking, objectSubscriptions.values.map(\.token), slots)
+            return (self.tracking, objectSubscriptions.values.map(\.token), slots, wasAttached)
         }
+        if wasAttached, isPresentedChild { reconciler.presentedNodesChanged(by: -1) }
         tracking?.cancel()
         subscriptions.forEach { $0.cancel() }
         (modifierState as? any Cancellable)?.cancel()

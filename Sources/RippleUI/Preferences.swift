@@ -22,12 +22,12 @@ public struct _Preference<Content: View, Key: PreferenceKey>: _PrimitiveView {
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
 
     public func _update(node: _NodeHandle, previous: _Preference?) {
-        node.tree.preferencesChanged(below: node)
+        node.reconciler.preferencesChanged(below: node)
         if previous == nil {
             // Removal changes the combined value too.
-            let tree = node.tree
+            let reconciler = node.reconciler
             node.modifierState = AnyCancellable { [weak parent = node.parent] in
-                MainActor.assumeIsolated { if let parent { tree.preferencesChanged(below: parent) } }
+                MainActor.assumeIsolated { if let parent { reconciler.preferencesChanged(below: parent) } }
             }
         }
     }
@@ -56,7 +56,7 @@ public struct _OnPreferenceChange<Content: View, Key: PreferenceKey>: _Primitive
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
 
     public func _update(node: _NodeHandle, previous: _OnPreferenceChange?) {
-        node.tree.preferencesChanged(below: node)
+        node.reconciler.preferencesChanged(below: node)
     }
 }
 
@@ -85,25 +85,6 @@ extension _OnPreferenceChange: _PreferenceReader {
         if let last = memory.last as? Key.Value, last == value { return }
         memory.last = value
         action(value)
-    }
-}
-
-extension RenderTree {
-    /// A preference at or below `node` may have changed: after this pass, every reader at or above
-    /// it recomputes its value.
-    func preferencesChanged(below node: _NodeHandle) {
-        var readers: [_NodeHandle] = []
-        var current: _NodeHandle? = node
-        while let candidate = current {
-            if candidate.view is any _PreferenceReader { readers.append(candidate) }
-            current = candidate.parent
-        }
-        for reader in readers {
-            afterThisPass { [weak reader] in
-                guard let reader, reader.attached, let view = reader.view as? any _PreferenceReader else { return }
-                view.refresh(node: reader)
-            }
-        }
     }
 }
 

@@ -103,7 +103,7 @@ public struct _Presentation<Content: View, Presented: View>: _PrimitiveView {
         let before = memory.shown
         memory.shown = now
         if let before, before != now, let onDismiss {
-            node.tree.afterThisPass(onDismiss)
+            node.reconciler.afterThisPass(onDismiss)
         }
     }
 }

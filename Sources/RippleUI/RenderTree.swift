@@ -1,7 +1,8 @@
 import Foundation
 
 /// A headless render tree: it evaluates view bodies, keeps each view's state in a node identified
-/// by the view's place in the tree, and re-evaluates exactly the bodies whose dependencies changed.
+/// by the view's place in the tree, and re-evaluates exactly the bodies whose dependencies changed
+/// — and it is what a test drives: what is on screen, the gestures, the log.
 ///
 /// ```swift
 /// struct Counter: View {
@@ -31,44 +32,41 @@ import Foundation
 /// thread (a change only marks nodes, under a lock, for the next ``flush()``).
 @MainActor
 public final class RenderTree {
-    private nonisolated let lock = NSLock()
-    /// Nodes waiting for re-evaluation, with the causes gathered so far. Guarded by `lock`.
-    private nonisolated(unsafe) var dirty: [ObjectIdentifier: (node: _NodeHandle, causes: [String])] = [:]
-    /// The log and the evaluation counts. Guarded by `lock`.
-    private nonisolated(unsafe) var entries: [String] = []
-    private nonisolated(unsafe) var counts: [String: Int] = [:]
-    private var afterPass: [() -> Void] = []
-    /// Tasks started by `.task` modifiers that ``waitForTasks()`` has not awaited yet.
-    private var startedTasks: [Task<Void, Never>] = []
-    private var pass = 0
-    /// Guarded by `lock`.
-    private nonisolated(unsafe) var nodesCreated = 0
-    private(set) var root: _NodeHandle!
+    /// Evaluates and reconciles the nodes; this class reads them (what is on screen, the
+    /// gestures, the log) and indexes the controls.
+    let reconciler = Reconciler()
+    /// Whether some control keeps its names (``_NodeHandle/cachedNames``): evaluations then
+    /// clear the names of the controls above them.
+    private var namesCached = false
+    /// The index of buttons and links by name.
+    let controlIndex = ControlIndex()
+
+    /// The root node.
+    var root: _NodeHandle { reconciler.root }
 
     /// Print each evaluation as it happens, like `Self._printChanges()`.
-    public var printsChanges = false
+    public var printsChanges: Bool {
+        get { reconciler.printsChanges }
+        set { reconciler.printsChanges = newValue }
+    }
 
     /// Inserts `view` as the root and evaluates everything below it.
     public init(_ view: some View, environment: EnvironmentValues = EnvironmentValues()) {
-        observationBridge
-        root = _NodeHandle(tree: self, parent: nil, view: view, key: .any("root"), environment: environment)
-        pass += 1
-        evaluate(root, reasons: ["@identity"])
-        runAfterPass()
-        flush()
+        reconciler.observer = self
+        reconciler.mount(view, environment: environment)
     }
 
     // MARK: Diagnostics
 
     /// Every composite body evaluation so far, as `"Counter: @identity"`,
     /// `"Counter: _value changed"`, `"CountView: @self changed"`.
-    public var log: [String] { lock.withLock { entries } }
+    public var log: [String] { reconciler.log }
 
     /// Forgets the log (counts are kept).
-    public func clearLog() { lock.withLock { entries = [] } }
+    public func clearLog() { reconciler.clearLog() }
 
     /// How many times bodies of views of this type name were evaluated.
-    public func evaluations(of typeName: String) -> Int { lock.withLock { counts[typeName] ?? 0 } }
+    public func evaluations(of typeName: String) -> Int { reconciler.evaluations(of: typeName) }
 
     /// The texts the screen shows now, depth first: texts, and `[title: value]` for fields,
     /// toggles, sliders, steppers and pickers. Only the top screen counts: the pushed destination
@@ -91,17 +89,10 @@ public final class RenderTree {
 
     /// Replaces the root view (a parent handing new inputs to it): the root re-evaluates (`@self`)
     /// if the new view differs, and the tree is flushed.
-    public func update(_ view: some View) {
-        let previous = root.view
-        root.view = view
-        if root.differs(previous, view) { markDirty(root, cause: "@self changed") }
-        flush()
-    }
+    public func update(_ view: some View) { reconciler.update(view) }
 
     /// The environment the root view gets.
-    var rootEnvironment: EnvironmentValues { root.environment }
-
-    func started(_ task: Task<Void, Never>) { startedTasks.append(task) }
+    var rootEnvironment: EnvironmentValues { reconciler.rootEnvironment }
 
     /// Waits until every task the views' `.task` modifiers have started has finished — run to its
     /// end, or stopped after being cancelled — flushing after each round (a finished task's
@@ -109,8 +100,7 @@ public final class RenderTree {
     /// its view, or changing its id), or this never returns.
     public func waitForTasks() async {
         while true {
-            let tasks = startedTasks
-            startedTasks = []
+            let tasks = reconciler.takeStartedTasks()
             if tasks.isEmpty {
                 flush()
                 return
@@ -123,209 +113,48 @@ public final class RenderTree {
     /// Changes the root's environment (what the app's scene hands its views: ``scenePhase``, an
     /// app storage): readers of what changed re-evaluate, then the tree is flushed.
     public func updateEnvironment(_ transform: (inout EnvironmentValues) -> Void) {
-        var environment = root.environment
-        transform(&environment)
-        for cause in root.environmentChanges(to: environment) { markDirty(root, cause: cause) }
-        root.environment = environment
-        propagate(environment, below: root)
-        flush()
+        reconciler.updateEnvironment(transform)
     }
 
     /// Re-evaluates every node whose dependencies changed, parents before children, until nothing
     /// is left (at most 100 passes: a body that changes its own dependencies stops there).
-    public func flush() {
-        var passes = 0
-        while passes < 100 {
-            let batch = lock.withLock { () -> [(node: _NodeHandle, causes: [String])] in
-                defer { dirty = [:] }
-                return Array(dirty.values)
-            }
-            if batch.isEmpty { return }
-            passes += 1
-            pass += 1
-            for (node, causes) in batch.sorted(by: { ($0.node.depth, $0.node.order) < ($1.node.depth, $1.node.order) }) {
-                guard node.attached, node.evaluatedInPass != pass else { continue }
-                evaluate(node, reasons: causes)
-            }
-            runAfterPass()
-        }
-        FileHandle.standardError.write(Data("RippleUI warning: flush stopped after 100 passes (a body keeps changing what it reads)\n".utf8))
+    public func flush() { reconciler.flush() }
+
+    /// Whether a sheet, an alert or a pushed screen is attached anywhere in the tree.
+    var hasPresentedNodes: Bool { reconciler.hasPresentedNodes }
+
+    /// Keeps the names the test API found a control by (see ``_NodeHandle/cachedNames``).
+    func cacheNames(_ names: [String], on node: _NodeHandle) {
+        node.cachedNames = names
+        namesCached = true
+        controlIndex.add(node, names: names)
+    }
+}
+
+extension RenderTree: ReconcilerObserver {
+    func inserted(_ node: _NodeHandle) {
+        if node.roles.contains(.tappable) { controlIndex.markPending(node) }
     }
 
-    nonisolated func nextNodeOrder() -> Int {
-        lock.withLock {
-            nodesCreated += 1
-            return nodesCreated
-        }
-    }
-
-    nonisolated func markDirty(_ node: _NodeHandle, cause: String) {
-        lock.withLock {
-            guard node.attached else { return }
-            let key = ObjectIdentifier(node)
-            var entry = dirty[key] ?? (node, [])
-            if !entry.causes.contains(cause) { entry.causes.append(cause) }
-            dirty[key] = entry
-        }
-    }
-
-    private func takeCauses(_ node: _NodeHandle) -> [String] {
-        lock.withLock { dirty.removeValue(forKey: ObjectIdentifier(node))?.causes ?? [] }
-    }
-
-    /// Runs `action` once the current pass has finished evaluating (`onChange` actions).
-    func afterThisPass(_ action: @escaping () -> Void) {
-        afterPass.append(action)
-    }
-
-    private func runAfterPass() {
-        while true {
-            let actions = afterPass
-            afterPass = []
-            if actions.isEmpty { return }
-            actions.forEach { $0() }
-        }
-    }
-
-    // MARK: Evaluation
-
-    private func evaluate(_ node: _NodeHandle, reasons: [String]) {
-        node.evaluatedInPass = pass
-        let previousView = node.lastEvaluatedView
-        node.lastEvaluatedView = node.view
-        node.installDynamicProperties()
-        let generation = node.nextGeneration()
-        let view = node.view
-        var environment = node.environment
-        let children: [_Child]
-        if let primitive = view as? any _PrimitiveView {
-            if node.layout.listsStoredChildren {
-                // Its children were built by its parent's body: listing them reads nothing.
-                children = primitive._children(in: node)
-            } else {
-                var listed: [_Child] = []
-                node.setTracking(
-                    track({ listed = primitive._children(in: node) }, phase: .willSet) { [weak node] event in
-                        node?.changed(event, generation: generation)
-                    })
-                children = listed
-            }
-            primitive._applyEnvironment(to: &environment)
-            updatePrimitive(primitive, node: node, previous: previousView)
-        } else {
-            let typeName = node.typeName
-            let line = "\(typeName): " + reasons.joined(separator: ", ")
-            lock.withLock {
-                entries.append(line)
-                counts[typeName, default: 0] += 1
-            }
-            if printsChanges { print(line) }
-            var body: (any View)?
-            node.setTracking(
-                track({ body = evaluateBody(view) }, phase: .willSet) { [weak node] event in
-                    node?.changed(event, generation: generation)
-                })
-            children = [_Child(body!, index: 0)]
-        }
-        reconcile(node, children: children, environment: environment)
-    }
-
-    private func updatePrimitive<P: _PrimitiveView>(_ view: P, node: _NodeHandle, previous: (any View)?) {
-        view._update(node: node, previous: previous as? P)
-    }
-
-    private func evaluateBody<V: View>(_ view: V) -> any View { view.body }
-
-    /// Matches the children a body or primitive produced with the node's current children by
-    /// identity, keeps the matches (re-evaluating those whose inputs or environment changed),
-    /// inserts the new ones and removes the rest. Children that keep their order are matched by
-    /// position, without a lookup table; the table is built only from the first change of order.
-    private func reconcile(_ node: _NodeHandle, children: [_Child], environment: EnvironmentValues) {
-        let old = node.children
-        var position = 0
-        var existing: [ChildIdentity: _NodeHandle]?
-        var kept: [_NodeHandle] = []
-        kept.reserveCapacity(children.count)
-        var toEvaluate: [(_NodeHandle, [String])] = []
-        for child in children {
-            let identity = ChildIdentity(key: child.identityKey, type: ObjectIdentifier(Swift.type(of: child.view)))
-            let found: _NodeHandle?
-            if existing == nil, position < old.count, old[position].identity == identity {
-                found = old[position]
-                position += 1
-            } else {
-                if existing == nil {
-                    var table: [ChildIdentity: _NodeHandle] = [:]
-                    for remaining in old[position...] { table[remaining.identity] = remaining }
-                    existing = table
+    func evaluating(_ node: _NodeHandle) {
+        if namesCached {
+            // What this node shows may change: the controls around it are named anew.
+            var current: _NodeHandle? = node
+            while let ancestor = current {
+                if let names = ancestor.cachedNames {
+                    ancestor.cachedNames = nil
+                    controlIndex.remove(ancestor, names: names)
+                    controlIndex.markPending(ancestor)
                 }
-                found = existing?.removeValue(forKey: identity)
-            }
-            if let match = found {
-                let previous = match.view
-                match.view = child.view
-                var reasons: [String] = []
-                if match.isPrimitive || match.differs(previous, child.view) { reasons.append("@self changed") }
-                reasons += match.environmentChanges(to: environment)
-                let environmentMoved = match.environment.stamp != environment.stamp
-                match.environment = environment
-                if !reasons.isEmpty {
-                    toEvaluate.append((match, reasons))
-                } else if environmentMoved {
-                    // Not re-evaluated, but a descendant may read what changed.
-                    propagate(environment, below: match)
-                }
-                kept.append(match)
-            } else {
-                let created = _NodeHandle(
-                    tree: self, parent: node, view: child.view, key: child.identityKey, environment: environment)
-                kept.append(created)
-                toEvaluate.append((created, ["@identity"]))
+                current = ancestor.parent
             }
         }
-        if let existing {
-            for removed in existing.values { removed.detach() }
-        } else {
-            for removed in old[position...] { removed.detach() }
-        }
-        node.children = kept
-        for (child, reasons) in toEvaluate {
-            evaluate(child, reasons: reasons + takeCauses(child).filter { !reasons.contains($0) })
+        if node.roles.contains(.accessibilityNamed), let named = node.view as? any _AccessibilityNamed {
+            controlIndex.noteAccessibilityName(named.name, of: node)
         }
     }
 
-    /// Hands a changed environment down a subtree that is not being re-evaluated, marking the
-    /// nodes whose `@Environment` reads it changes.
-    private func propagate(_ environment: EnvironmentValues, below node: _NodeHandle) {
-        var inner = environment
-        if let primitive = node.view as? any _PrimitiveView { primitive._applyEnvironment(to: &inner) }
-        for child in node.children {
-            let changes = child.environmentChanges(to: inner)
-            child.environment = inner
-            for cause in changes { markDirty(child, cause: cause) }
-            propagate(inner, below: child)
-        }
+    func removing(_ node: _NodeHandle) {
+        if !controlIndex.isEmpty { controlIndex.forget(subtree: node) }
     }
-}
-
-/// A child's identity among its siblings: its key and its view type.
-struct ChildIdentity: Hashable {
-    let key: ChildKey
-    let type: ObjectIdentifier
-}
-
-protocol ObservedObjectField {
-    var objectIdentity: ObjectIdentifier { get }
-}
-
-extension ObservedObject: ObservedObjectField {
-    var objectIdentity: ObjectIdentifier { ObjectIdentifier(wrappedValue) }
-}
-
-protocol BindingField {
-    var bindingIdentity: AnyHashable? { get }
-}
-
-extension Binding: BindingField {
-    var bindingIdentity: AnyHashable? { identity }
 }

@@ -17,6 +17,8 @@ public struct Color: ShapeStyle, Hashable, CustomStringConvertible {
 
     /// A color from the app's assets, by name.
     public init(_ name: String, bundle: Bundle? = nil) { description = name }
+    /// The same color (`Color(theme.mainColor)`).
+    public init(_ color: Color) { self = color }
     /// A color from red, green and blue components.
     public init(red: Double, green: Double, blue: Double, opacity: Double = 1) {
         description = "rgb(\(red), \(green), \(blue), \(opacity))"
@@ -330,6 +332,63 @@ extension Shape {
     public func strokeBorder(lineWidth: CGFloat = 1) -> some View { self }
     /// Trims the shape (inert).
     public func trim(from startFraction: CGFloat = 0, to endFraction: CGFloat = 1) -> some Shape { self }
+    /// The shape rotated by `angle` around `anchor` (inert): still a shape, to fill or stroke.
+    ///
+    /// ```swift
+    /// Circle()
+    ///     .rotation(Angle(degrees: -90))
+    ///     .stroke(Color.orange, lineWidth: 12)
+    /// ```
+    public func rotation(_ angle: Angle, anchor: UnitPoint = .center) -> RotatedShape<Self> {
+        RotatedShape(shape: self, angle: angle, anchor: anchor)
+    }
+}
+
+/// A shape rotated by an angle (``Shape/rotation(_:anchor:)``; the rotation is inert).
+public struct RotatedShape<Content: Shape>: Shape {
+    /// The shape before the rotation.
+    public var shape: Content
+    /// The rotation.
+    public var angle: Angle
+    /// The point the shape turns around.
+    public var anchor: UnitPoint
+
+    /// Rotates `shape` by `angle` around `anchor`.
+    public init(shape: Content, angle: Angle, anchor: UnitPoint = .center) {
+        self.shape = shape
+        self.angle = angle
+        self.anchor = anchor
+    }
+
+    /// The shape's outline (the rotation is inert).
+    public func path(in rect: CGRect) -> Path { shape.path(in: rect) }
+}
+
+extension Shape where Self == Rectangle {
+    /// A rectangle.
+    public static var rect: Rectangle { Rectangle() }
+}
+
+extension Shape where Self == RoundedRectangle {
+    /// A rectangle with rounded corners (`.clipShape(.rect(cornerRadius: 10))`).
+    public static func rect(cornerRadius: CGFloat, style: RoundedCornerStyle = .continuous) -> RoundedRectangle {
+        RoundedRectangle(cornerRadius: cornerRadius, style: style)
+    }
+}
+
+extension Shape where Self == Circle {
+    /// A circle.
+    public static var circle: Circle { Circle() }
+}
+
+extension Shape where Self == Capsule {
+    /// A capsule.
+    public static var capsule: Capsule { Capsule() }
+}
+
+extension Shape where Self == Ellipse {
+    /// An ellipse.
+    public static var ellipse: Ellipse { Ellipse() }
 }
 
 /// How a shape is filled (inert).
@@ -552,6 +611,25 @@ extension View {
     public func background<S: ShapeStyle, T: Shape>(_ style: S, in shape: T) -> some View { self }
     /// A style over the view (inert).
     public func overlay<S: ShapeStyle>(_ style: S, ignoresSafeAreaEdges edges: Edge.Set = .all) -> some View { self }
+    /// Layers the views `content` builds over this view (the alignment is inert). The overlay is a
+    /// child of this view's place in the tree: its texts follow the view's, its controls are
+    /// reachable, its state lives as long as the view.
+    ///
+    /// ```swift
+    /// Circle()
+    ///     .strokeBorder(lineWidth: 24)
+    ///     .overlay {
+    ///         Text("Speaker 1 of 3")
+    ///     }
+    /// ```
+    public func overlay<V: View>(alignment: Alignment = .center, @ViewBuilder content: () -> V) -> some View {
+        _Layered(content: self, layer: content(), key: "overlay")
+    }
+    /// Layers the views `content` builds behind this view (the alignment is inert); like
+    /// ``View/overlay(alignment:content:)``, the background is a child of this view's place.
+    public func background<V: View>(alignment: Alignment = .center, @ViewBuilder content: () -> V) -> some View {
+        _Layered(content: self, layer: content(), key: "background")
+    }
     /// Clips to a shape (inert).
     public func clipShape<S: Shape>(_ shape: S, style: FillStyle = FillStyle()) -> some View { self }
     /// Clips to the frame (inert).
@@ -807,34 +885,6 @@ extension PrimitiveButtonStyle where Self == _BuiltInButtonStyle {
     public static var borderless: _BuiltInButtonStyle { .init(name: "borderless") }
 }
 
-/// A label style (inert).
-public protocol LabelStyle: Sendable {}
-/// The label styles SwiftUI offers (inert).
-public struct _BuiltInLabelStyle: LabelStyle { let name: String }
-extension LabelStyle where Self == _BuiltInLabelStyle {
-    /// Automatic.
-    public static var automatic: _BuiltInLabelStyle { .init(name: "automatic") }
-    /// Title only.
-    public static var titleOnly: _BuiltInLabelStyle { .init(name: "titleOnly") }
-    /// Icon only.
-    public static var iconOnly: _BuiltInLabelStyle { .init(name: "iconOnly") }
-    /// Title and icon.
-    public static var titleAndIcon: _BuiltInLabelStyle { .init(name: "titleAndIcon") }
-}
-
-/// A progress view style (inert).
-public protocol ProgressViewStyle: Sendable {}
-/// The progress view styles SwiftUI offers (inert).
-public struct _BuiltInProgressViewStyle: ProgressViewStyle { let name: String }
-extension ProgressViewStyle where Self == _BuiltInProgressViewStyle {
-    /// Automatic.
-    public static var automatic: _BuiltInProgressViewStyle { .init(name: "automatic") }
-    /// Linear.
-    public static var linear: _BuiltInProgressViewStyle { .init(name: "linear") }
-    /// Circular.
-    public static var circular: _BuiltInProgressViewStyle { .init(name: "circular") }
-}
-
 extension View {
     /// Sets the list style (inert).
     public func listStyle<S: ListStyle>(_ style: S) -> some View { self }
@@ -846,8 +896,16 @@ extension View {
     public func toggleStyle<S: ToggleStyle>(_ style: S) -> some View { self }
     /// Sets the button style (inert).
     public func buttonStyle<S: PrimitiveButtonStyle>(_ style: S) -> some View { self }
-    /// Sets the label style (inert).
-    public func labelStyle<S: LabelStyle>(_ style: S) -> some View { self }
-    /// Sets the progress view style (inert).
-    public func progressViewStyle<S: ProgressViewStyle>(_ style: S) -> some View { self }
+}
+
+/// A view with another layered over or behind it (``View/overlay(alignment:content:)``,
+/// ``View/background(alignment:content:)``): both are children of its place in the tree.
+public struct _Layered<Content: View, Layer: View>: _PrimitiveView {
+    let content: Content
+    let layer: Layer
+    let key: String
+    public func _children() -> [_Child] {
+        key == "background"
+            ? [_Child(layer, key: key), _Child(content, key: 0)] : [_Child(content, key: 0), _Child(layer, key: key)]
+    }
 }

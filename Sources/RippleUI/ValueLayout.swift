@@ -7,10 +7,11 @@ import RippleObservation  // Locked
 ///
 /// Comparing without reflection: a value is "the same" when `==` says so (`Equatable` types);
 /// otherwise field by field, where a field is the same when it is `==` (`Equatable`), points at the
-/// same source (bindings), belongs to the node (`@State`, `@StateObject`, `@Environment`: ignored),
-/// or has identical bits (class references, closures, plain data, anything else). Identical bits
-/// always mean the same value; different bits of a type the tree cannot look into count as a change,
-/// which only costs an extra evaluation.
+/// same source with the same value (bindings), belongs to the node (`@State`, `@StateObject`,
+/// `@Environment`: ignored), or has identical bits (class references, closures, plain data,
+/// anything else). Identical bits mean the same value — except for a struct holding a binding,
+/// which is compared field by field (a hand-made binding is never the same); different bits of a
+/// type the tree cannot look into count as a change, which only costs an extra evaluation.
 final class ValueLayout: @unchecked Sendable {
     /// A stored field that is a dynamic property: its slot (field index, stable per type), name and
     /// offset, and how to connect it.
@@ -33,9 +34,17 @@ final class ValueLayout: @unchecked Sendable {
     /// Whether it is a primitive view whose children are values its parent built
     /// (``StoredChildrenView``): listing them reads nothing, so it needs no tracking scope.
     let listsStoredChildren: Bool
+    /// Whether the type is a struct with a ``Binding`` among its fields (or its fields' fields).
+    let holdsBindings: Bool
+    /// What the test API looks for in views of this type.
+    let roles: ViewRoles
 
-    private init(installables: [Installable], same: @escaping Same, typeName: String, kind: Any.Type) {
+    private init(
+        installables: [Installable], same: @escaping Same, typeName: String, kind: Any.Type, holdsBindings: Bool
+    ) {
         self.installables = installables
+        self.holdsBindings = holdsBindings
+        roles = ViewRoles(of: kind)
         self.same = same
         self.typeName = typeName
         isPrimitiveView = kind is any _PrimitiveView.Type
@@ -56,6 +65,9 @@ final class ValueLayout: @unchecked Sendable {
 
     private static let cache = Locked<[ObjectIdentifier: ValueLayout]>([:])
 
+    /// Where the slots of a hosted style's dynamic properties start (after the host's own fields).
+    private static let styleSlots = 10_000
+
     private static func build(_ type: Any.Type) -> ValueLayout {
         guard #available(macOS 10.15.4, iOS 13.4, tvOS 13.4, watchOS 6.2, *) else {
             fatalError(
@@ -71,6 +83,7 @@ final class ValueLayout: @unchecked Sendable {
         func make<T>(_: T.Type) -> ValueLayout {
             var installables: [Installable] = []
             var fields: [(offset: Int, same: Same)] = []
+            var holdsBindings = false
             // Only structs are looked into (the runtime lists fields of structs and classes; a
             // class compares by identity, everything else by its bits).
             let isStruct = isStructType(T.self)
@@ -79,8 +92,19 @@ final class ValueLayout: @unchecked Sendable {
                     if let installable = fieldType as? any NodeInstallable.Type {
                         installables.append(
                             Installable(slot: fields.count, label: String(cString: name), offset: offset, type: installable))
+                    } else if T.self is any StyleHosting.Type, String(cString: name) == "style", isStructType(fieldType) {
+                        // A style's own dynamic properties live in the node of the view hosting its body.
+                        for nested in of(fieldType).installables {
+                            installables.append(
+                                Installable(
+                                    slot: styleSlots + nested.slot, label: nested.label, offset: offset + nested.offset,
+                                    type: nested.type))
+                        }
                     }
                     fields.append((offset, fieldComparison(fieldType)))
+                    if fieldType is any BindingField.Type || (isStructType(fieldType) && of(fieldType).holdsBindings) {
+                        holdsBindings = true
+                    }
                     return true
                 }
             }
@@ -89,15 +113,20 @@ final class ValueLayout: @unchecked Sendable {
                 same = equality(equatable)
             } else if isStruct, !_isPOD(T.self) {
                 let size = MemoryLayout<T>.size
+                // Identical bits are the same value, except for a binding: one made by hand
+                // reads a source the tree does not know, so it is never the same (as in SwiftUI).
                 same = { a, b in
-                    if bytesEqual(a, b, size) { return true }
+                    if !holdsBindings, bytesEqual(a, b, size) { return true }
                     for field in fields where !field.same(a + field.offset, b + field.offset) { return false }
                     return true
                 }
             } else {
                 same = bitwise(MemoryLayout<T>.size)
             }
-            return ValueLayout(installables: installables, same: same, typeName: String(describing: T.self), kind: T.self)
+            let typeName = (T.self as? any StyleHosting.Type)?.styleName ?? String(describing: T.self)
+            return ValueLayout(
+                installables: installables, same: same, typeName: typeName, kind: T.self,
+                holdsBindings: holdsBindings)
         }
         return _openExistential(type, do: make)
     }
@@ -119,12 +148,7 @@ final class ValueLayout: @unchecked Sendable {
     }
 
     private static func bindingComparison<B: BindingField>(_: B.Type) -> Same {
-        { a, b in
-            guard let left = a.assumingMemoryBound(to: B.self).pointee.bindingIdentity,
-                let right = b.assumingMemoryBound(to: B.self).pointee.bindingIdentity
-            else { return false }
-            return left == right
-        }
+        { a, b in a.assumingMemoryBound(to: B.self).pointee.matches(b.assumingMemoryBound(to: B.self).pointee) }
     }
 
     private static func bitwise(_ size: Int) -> Same {

@@ -108,6 +108,27 @@ struct PushReader: View {
     }
 }
 
+/// A row with a button whose title shows the row's own `@State` count.
+struct CountingRow: View {
+    let id: Int
+    @State private var count = 0
+    var body: some View {
+        HStack {
+            Text("Row \(id)")
+            Button("Tap \(id): \(count)") { count += 1 }
+        }
+    }
+}
+
+/// 1,000 counting rows in a list.
+struct CountingRows: View {
+    var body: some View {
+        List {
+            ForEach(0..<1_000, id: \.self) { CountingRow(id: $0) }
+        }
+    }
+}
+
 /// What a prepared run keeps alive: the tree, its models, the number of operations to run, and
 /// (for builds) the trees built, released after the measured region.
 final class Prepared: @unchecked Sendable {
@@ -166,6 +187,45 @@ public enum UISuite {
                                 prepared.selection.id = (step &* 97) % 1_000
                                 tree.flush()
                             }
+                        }
+                    })
+            },
+            Scenario("RippleUI: tap a button among 1,000 @State rows (per tap, after the first)", library: "Ripple") {
+                .prepared(
+                    prepare: { n in
+                        MainActor.assumeIsolated { () -> Prepared in
+                            let prepared = Prepared(count: n)
+                            let tree = RenderTree(CountingRows())
+                            // The first lookup names every button once (the index is built lazily).
+                            try! tree.tap("Tap 999: 0")
+                            prepared.tree = tree
+                            return prepared
+                        }
+                    },
+                    run: { object in
+                        let prepared = object as! Prepared
+                        MainActor.assumeIsolated {
+                            let tree = prepared.tree!
+                            // The last row: a walk of the tree would cost the most there.
+                            for step in 0..<prepared.count {
+                                try! tree.tap("Tap 999: \(step + 1)")
+                            }
+                        }
+                    })
+            },
+            Scenario("RippleUI: first tap among 1,000 @State rows", library: "Ripple") {
+                .prepared(
+                    prepare: { n in
+                        MainActor.assumeIsolated { () -> Prepared in
+                            let prepared = Prepared(count: n)
+                            prepared.built = (0..<n).map { _ in RenderTree(CountingRows()) }
+                            return prepared
+                        }
+                    },
+                    run: { object in
+                        let prepared = object as! Prepared
+                        MainActor.assumeIsolated {
+                            for tree in prepared.built { try! tree.tap("Tap 999: 0") }
                         }
                     })
             },

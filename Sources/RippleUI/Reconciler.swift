@@ -1,0 +1,333 @@
+import Foundation
+
+/// The reconciler behind a ``RenderTree``: it evaluates bodies, keeps each view's state in a node
+/// identified by the view's place in the tree, and re-evaluates exactly the nodes whose
+/// dependencies changed. It knows nothing of screens, texts or taps: the test API
+/// (``RenderTree``) reads the nodes it keeps and hears from it, through ``ReconcilerObserver``,
+/// when a node is inserted, evaluated or removed.
+///
+/// - Identity: a node is its parent's node plus the child's position (or its `ForEach`/`.id(_:)`
+///   id, or its `if` branch) and its view type. A new identity inserts a new node (fresh state);
+///   a removed one releases its state and `StateObject`s.
+/// - Dependencies: what a body read (``_NodeHandle/changed(_:generation:)``), the objects its
+///   wrappers observe, the environment values it reads, and its own inputs (`@self`).
+/// - Updates wait for ``flush()``: a change only marks nodes, under a lock, from any thread.
+@MainActor
+final class Reconciler {
+    private nonisolated let lock = NSLock()
+    /// Nodes waiting for re-evaluation, with the causes gathered so far. Guarded by `lock`.
+    private nonisolated(unsafe) var dirty: [ObjectIdentifier: (node: _NodeHandle, causes: [String])] = [:]
+    /// The log and the evaluation counts. Guarded by `lock`.
+    private nonisolated(unsafe) var entries: [String] = []
+    private nonisolated(unsafe) var counts: [String: Int] = [:]
+    private var afterPass: [() -> Void] = []
+    /// Tasks started by `.task` modifiers that nobody has awaited yet.
+    private var startedTasks: [Task<Void, Never>] = []
+    private var pass = 0
+    /// Guarded by `lock`.
+    private nonisolated(unsafe) var nodesCreated = 0
+    /// How many presented screens are attached (sheets, alerts, pushed screens). Guarded by `lock`.
+    private nonisolated(unsafe) var presentedNodes = 0
+    private(set) var root: _NodeHandle!
+    /// Hears about insertions, evaluations and removals (the test API's index).
+    weak var observer: (any ReconcilerObserver)?
+
+    /// Print each evaluation as it happens, like `Self._printChanges()`.
+    var printsChanges = false
+
+    init() {}
+
+    /// Inserts `view` as the root and evaluates everything below it.
+    func mount(_ view: some View, environment: EnvironmentValues) {
+        observationBridge
+        root = _NodeHandle(reconciler: self, parent: nil, view: view, key: .any("root"), environment: environment)
+        observer?.inserted(root)
+        pass += 1
+        evaluate(root, reasons: ["@identity"])
+        runAfterPass()
+        flush()
+    }
+
+    // MARK: Diagnostics
+
+    /// Every composite body evaluation so far, with why.
+    var log: [String] { lock.withLock { entries } }
+
+    /// Forgets the log (counts are kept).
+    func clearLog() { lock.withLock { entries = [] } }
+
+    /// How many times bodies of views of this type name were evaluated.
+    func evaluations(of typeName: String) -> Int { lock.withLock { counts[typeName] ?? 0 } }
+
+    // MARK: Updates
+
+    /// Replaces the root view: the root re-evaluates (`@self`) if the new view differs, and the
+    /// tree is flushed.
+    func update(_ view: some View) {
+        let previous = root.view
+        root.view = view
+        if root.differs(previous, view) { markDirty(root, cause: "@self changed") }
+        flush()
+    }
+
+    /// The environment the root view gets.
+    var rootEnvironment: EnvironmentValues { root.environment }
+
+    func started(_ task: Task<Void, Never>) { startedTasks.append(task) }
+
+    /// The tasks started since the last call.
+    func takeStartedTasks() -> [Task<Void, Never>] {
+        defer { startedTasks = [] }
+        return startedTasks
+    }
+
+    /// Changes the root's environment: readers of what changed re-evaluate, then the tree is
+    /// flushed.
+    func updateEnvironment(_ transform: (inout EnvironmentValues) -> Void) {
+        var environment = root.environment
+        transform(&environment)
+        for cause in root.environmentChanges(to: environment) { markDirty(root, cause: cause) }
+        root.environment = environment
+        propagate(environment, below: root)
+        flush()
+    }
+
+    /// Re-evaluates every node whose dependencies changed, parents before children, until nothing
+    /// is left (at most 100 passes: a body that changes its own dependencies stops there).
+    func flush() {
+        var passes = 0
+        while passes < 100 {
+            let batch = lock.withLock { () -> [(node: _NodeHandle, causes: [String])] in
+                defer { dirty = [:] }
+                return Array(dirty.values)
+            }
+            if batch.isEmpty { return }
+            passes += 1
+            pass += 1
+            for (node, causes) in batch.sorted(by: { ($0.node.depth, $0.node.order) < ($1.node.depth, $1.node.order) }) {
+                guard node.attached, node.evaluatedInPass != pass else { continue }
+                evaluate(node, reasons: causes)
+            }
+            runAfterPass()
+        }
+        FileHandle.standardError.write(Data("RippleUI warning: flush stopped after 100 passes (a body keeps changing what it reads)\n".utf8))
+    }
+
+    nonisolated func nextNodeOrder() -> Int {
+        lock.withLock {
+            nodesCreated += 1
+            return nodesCreated
+        }
+    }
+
+    nonisolated func presentedNodesChanged(by delta: Int) {
+        lock.withLock { presentedNodes += delta }
+    }
+
+    /// Whether a sheet, an alert or a pushed screen is attached anywhere in the tree.
+    var hasPresentedNodes: Bool { lock.withLock { presentedNodes > 0 } }
+
+    nonisolated func markDirty(_ node: _NodeHandle, cause: String) {
+        lock.withLock {
+            guard node.attached else { return }
+            let key = ObjectIdentifier(node)
+            var entry = dirty[key] ?? (node, [])
+            if !entry.causes.contains(cause) { entry.causes.append(cause) }
+            dirty[key] = entry
+        }
+    }
+
+    private func takeCauses(_ node: _NodeHandle) -> [String] {
+        lock.withLock { dirty.removeValue(forKey: ObjectIdentifier(node))?.causes ?? [] }
+    }
+
+    /// Runs `action` once the current pass has finished evaluating (`onChange` actions).
+    func afterThisPass(_ action: @escaping () -> Void) {
+        afterPass.append(action)
+    }
+
+    private func runAfterPass() {
+        while true {
+            let actions = afterPass
+            afterPass = []
+            if actions.isEmpty { return }
+            actions.forEach { $0() }
+        }
+    }
+
+    // MARK: Evaluation
+
+    private func evaluate(_ node: _NodeHandle, reasons: [String]) {
+        node.evaluatedInPass = pass
+        observer?.evaluating(node)
+        let previousView = node.lastEvaluatedView
+        node.lastEvaluatedView = node.view
+        node.installDynamicProperties()
+        let generation = node.nextGeneration()
+        let view = node.view
+        var environment = node.environment
+        let children: [_Child]
+        if let primitive = view as? any _PrimitiveView {
+            if node.layout.listsStoredChildren {
+                // Its children were built by its parent's body: listing them reads nothing.
+                children = primitive._children(in: node)
+            } else {
+                var listed: [_Child] = []
+                node.setTracking(
+                    track({ listed = primitive._children(in: node) }, phase: .willSet) { [weak node] event in
+                        node?.changed(event, generation: generation)
+                    })
+                children = listed
+            }
+            primitive._applyEnvironment(to: &environment)
+            updatePrimitive(primitive, node: node, previous: previousView)
+        } else {
+            let typeName = node.typeName
+            let line = "\(typeName): " + reasons.joined(separator: ", ")
+            lock.withLock {
+                entries.append(line)
+                counts[typeName, default: 0] += 1
+            }
+            if printsChanges { print(line) }
+            var body: (any View)?
+            node.setTracking(
+                track({ body = evaluateBody(view) }, phase: .willSet) { [weak node] event in
+                    node?.changed(event, generation: generation)
+                })
+            children = [_Child(body!, index: 0)]
+        }
+        reconcile(node, children: children, environment: environment)
+    }
+
+    private func updatePrimitive<P: _PrimitiveView>(_ view: P, node: _NodeHandle, previous: (any View)?) {
+        view._update(node: node, previous: previous as? P)
+    }
+
+    private func evaluateBody<V: View>(_ view: V) -> any View { view.body }
+
+    /// Matches the children a body or primitive produced with the node's current children by
+    /// identity, keeps the matches (re-evaluating those whose inputs or environment changed),
+    /// inserts the new ones and removes the rest. Children that keep their order are matched by
+    /// position, without a lookup table; the table is built only from the first change of order.
+    private func reconcile(_ node: _NodeHandle, children: [_Child], environment: EnvironmentValues) {
+        let old = node.children
+        var position = 0
+        var existing: [ChildIdentity: _NodeHandle]?
+        var kept: [_NodeHandle] = []
+        kept.reserveCapacity(children.count)
+        var toEvaluate: [(_NodeHandle, [String])] = []
+        for child in children {
+            let identity = ChildIdentity(key: child.identityKey, type: ObjectIdentifier(Swift.type(of: child.view)))
+            let found: _NodeHandle?
+            if existing == nil, position < old.count, old[position].identity == identity {
+                found = old[position]
+                position += 1
+            } else {
+                if existing == nil {
+                    var table: [ChildIdentity: _NodeHandle] = [:]
+                    for remaining in old[position...] { table[remaining.identity] = remaining }
+                    existing = table
+                }
+                found = existing?.removeValue(forKey: identity)
+            }
+            if let match = found {
+                let previous = match.view
+                match.view = child.view
+                var reasons: [String] = []
+                if match.isPrimitive || match.differs(previous, child.view) { reasons.append("@self changed") }
+                reasons += match.environmentChanges(to: environment)
+                let environmentMoved = match.environment.stamp != environment.stamp
+                match.environment = environment
+                if !reasons.isEmpty {
+                    toEvaluate.append((match, reasons))
+                } else if environmentMoved {
+                    // Not re-evaluated, but a descendant may read what changed.
+                    propagate(environment, below: match)
+                }
+                kept.append(match)
+            } else {
+                let created = _NodeHandle(
+                    reconciler: self, parent: node, view: child.view, key: child.identityKey, environment: environment)
+                kept.append(created)
+                observer?.inserted(created)
+                toEvaluate.append((created, ["@identity"]))
+            }
+        }
+        if let existing {
+            for removed in existing.values { remove(removed) }
+        } else {
+            for removed in old[position...] { remove(removed) }
+        }
+        node.children = kept
+        for (child, reasons) in toEvaluate {
+            evaluate(child, reasons: reasons + takeCauses(child).filter { !reasons.contains($0) })
+        }
+    }
+
+    /// Takes `node` and its subtree out of the tree.
+    private func remove(_ node: _NodeHandle) {
+        observer?.removing(node)
+        node.detach()
+    }
+
+    /// Hands a changed environment down a subtree that is not being re-evaluated, marking the
+    /// nodes whose `@Environment` reads it changes.
+    private func propagate(_ environment: EnvironmentValues, below node: _NodeHandle) {
+        var inner = environment
+        if let primitive = node.view as? any _PrimitiveView { primitive._applyEnvironment(to: &inner) }
+        for child in node.children {
+            let changes = child.environmentChanges(to: inner)
+            child.environment = inner
+            for cause in changes { markDirty(child, cause: cause) }
+            propagate(inner, below: child)
+        }
+    }
+
+    /// A preference at or below `node` may have changed: after this pass, every reader at or above
+    /// it recomputes its value.
+    func preferencesChanged(below node: _NodeHandle) {
+        var readers: [_NodeHandle] = []
+        var current: _NodeHandle? = node
+        while let candidate = current {
+            if candidate.view is any _PreferenceReader { readers.append(candidate) }
+            current = candidate.parent
+        }
+        for reader in readers {
+            afterThisPass { [weak reader] in
+                guard let reader, reader.attached, let view = reader.view as? any _PreferenceReader else { return }
+                view.refresh(node: reader)
+            }
+        }
+    }
+}
+
+/// What hears from a ``Reconciler`` about its nodes (the test API's index of controls).
+@MainActor protocol ReconcilerObserver: AnyObject {
+    /// `node` was inserted (it is evaluated next).
+    func inserted(_ node: _NodeHandle)
+    /// `node` is about to be evaluated: what it shows may change.
+    func evaluating(_ node: _NodeHandle)
+    /// `node` and its subtree are leaving the tree.
+    func removing(_ node: _NodeHandle)
+}
+
+/// A child's identity among its siblings: its key and its view type.
+struct ChildIdentity: Hashable {
+    let key: ChildKey
+    let type: ObjectIdentifier
+}
+
+protocol ObservedObjectField {
+    var objectIdentity: ObjectIdentifier { get }
+}
+
+extension ObservedObject: ObservedObjectField {
+    var objectIdentity: ObjectIdentifier { ObjectIdentifier(wrappedValue) }
+}
+
+protocol BindingField {
+    /// Whether `other` points at the same source with the same value snapshot.
+    func matches(_ other: Self) -> Bool
+}
+
+extension Binding: BindingField {}
