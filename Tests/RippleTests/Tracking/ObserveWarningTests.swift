@@ -2,8 +2,8 @@ import Observation
 @testable import Ripple
 import Testing
 
-/// An `@Observable` model: without the Observation bridge (this test target never installs it),
-/// Ripple's scopes cannot see its reads.
+/// An `@Observable` model: without the Observation bridge, Ripple's scopes cannot see its reads.
+/// (This target never installs the bridge; other suites in the same test process may.)
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @Observable private final class Cart: @unchecked Sendable {
     var items = 0
@@ -30,8 +30,14 @@ private final class Counter: ObservableObject, @unchecked Sendable {
             runs.withLock { $0 += 1 }
         }
         cart.items = 1
-        #expect(runs.current == 1)  // what the warning is about: it never runs again
-        #expect(raised == before + 1)
+        if externalScopeHookInstalled.load(ordering: .relaxed) {
+            // Another suite in this process installed the bridge: the read is seen, nothing to name.
+            #expect(runs.current == 2)
+            #expect(raised == before)
+        } else {
+            #expect(runs.current == 1)  // what the warning is about: it never runs again
+            #expect(raised == before + 1)
+        }
         #expect(RuntimeWarning.observerReadNothing.message.contains("ObservationBridge.install()"))
         token.cancel()
     }
