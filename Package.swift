@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Ripple", targets: ["Ripple"]),
         .library(name: "RippleObservation", targets: ["RippleObservation"]),
         .library(name: "RippleTesting", targets: ["RippleTesting"]),
+        .library(name: "RippleSchedulers", targets: ["RippleSchedulers"]),
         .library(name: "RippleFoundation", targets: ["RippleFoundation"]),
         .library(name: "RippleUI", targets: ["RippleUI"]),
         // For platforms without Combine only: `import Combine` resolves to Ripple (see README, Porting).
@@ -39,10 +40,14 @@ let package = Package(
         // A module named Combine that re-exports Ripple and RippleFoundation, so Combine code builds
         // unchanged where Apple's Combine does not exist. Depend on it conditionally (README, Porting).
         .target(name: "Combine", dependencies: ["Ripple", "RippleFoundation"]),
-        // Tools for users' tests: a virtual-time scheduler (Foundation is fine here), and the
-        // type-erased and immediate schedulers models take so tests can inject one (combine-
-        // schedulers' shape: kept out of Ripple and Combine so the two never clash in one build).
-        .target(name: "RippleTesting", dependencies: ["Ripple"]),
+        // The schedulers a model takes so that tests can inject one — type-erased and immediate
+        // schedulers, a timer on any scheduler — in combine-schedulers' shape: kept out of Ripple
+        // and Combine so that the two never clash in one build, and out of RippleTesting so that
+        // an app or a server links them without a test framework.
+        .target(name: "RippleSchedulers", dependencies: ["Ripple"]),
+        // Tools for users' tests: recorders, a virtual-time scheduler (Foundation is fine here).
+        // Re-exports RippleSchedulers.
+        .target(name: "RippleTesting", dependencies: ["Ripple", "RippleSchedulers"]),
         // For the sandbox tests only (not a product): seccomp filters that refuse what Ripple's lock
         // may use, and a program linking Ripple that runs under them.
         .target(name: "CRippleSandbox"),

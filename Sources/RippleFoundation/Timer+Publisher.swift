@@ -15,7 +15,7 @@ extension Timer {
     /// tool or a test runs `RunLoop.main` only if it says so (`RunLoop.main.run()`), and an async
     /// `main` or `dispatchMain()` does not. Without a running loop the timer never ticks. For a
     /// timer on any scheduler — a `DispatchQueue`, or virtual time in a test — use
-    /// `Publishers.Timer(every:scheduler:)` from RippleTesting.
+    /// `Publishers.Timer(every:scheduler:)` from RippleSchedulers.
     public static func publish(
         every interval: TimeInterval, tolerance: TimeInterval? = nil, on runLoop: RunLoop, in mode: RunLoop.Mode,
         options: RunLoop.SchedulerOptions? = nil

@@ -29,6 +29,10 @@ public func expectWillChange<Object: ObservableObject>(of object: Object, during
 /// ```swift
 /// #expect(propertiesRead { _ = basket.apples } == ["Basket.apples"])
 /// ```
+///
+/// Lists the properties Ripple tracks itself: `@Published` ones and those of classes that use a
+/// `TrackingRegistrar`. Reads of toolchain `@Observable` models are not listed, even with the
+/// Observation bridge installed: Observation tells which property changed, not which were read.
 public func propertiesRead(_ body: () throws -> Void) rethrows -> [String] {
     try trackedReads(body).reads.map(\.description)
 }

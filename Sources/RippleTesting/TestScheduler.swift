@@ -1,5 +1,6 @@
 import Foundation
 @_exported import Ripple
+@_exported import RippleSchedulers
 
 /// A scheduler with a virtual clock: nothing runs until the test moves time forward.
 ///
