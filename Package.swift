@@ -21,13 +21,14 @@ let package = Package(
     ],
     targets: [
         // The Foundation-free core: Combine's push-stream API.
-        // `Extern` declares Linux's `syscall(2)` (variadic in C) for the futex calls in Swift, so that
-        // importing Ripple on Linux never requires a C module (Engine/LinuxFutex.swift).
+        // `Extern` declares the C target's Linux futex functions in Swift instead of importing the C
+        // module, so that importing Ripple never requires a C module (Engine/LinuxFutex.swift).
         .target(
             name: "Ripple", dependencies: ["CRippleSync"],
             swiftSettings: [.enableExperimentalFeature("Extern")]),
-        // The compiler's atomic builtins for the core's atomics on Apple platforms (and on Linux
-        // when built with -DRIPPLE_PORTABLE_ATOMICS, to test them). Not imported otherwise.
+        // Linux's futex calls and a thread-local cache of the thread's kernel ID (declared in Swift,
+        // not imported), and the compiler's atomic builtins for the core's atomics on Apple
+        // platforms (imported there, and on Linux when built with -DRIPPLE_PORTABLE_ATOMICS).
         .target(name: "CRippleSync"),
         // Bridges to the toolchain's Observation module, kept out of the core.
         .target(name: "RippleObservation", dependencies: ["Ripple"]),

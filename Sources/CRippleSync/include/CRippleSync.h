@@ -1,8 +1,9 @@
-// Ripple's only C: the compiler's atomic builtins for the systems where Swift's `Synchronization`
-// module is unavailable (Apple platforms before macOS 15 / iOS 18), also built on Linux with
-// `-DRIPPLE_PORTABLE_ATOMICS` so that they are tested there. Imported only in those builds: on
-// Linux, Windows and Android, importing Ripple never requires this C module. Nothing in it runs at
-// load time.
+// The compiler's atomic builtins for the systems where Swift's `Synchronization` module is
+// unavailable (Apple platforms before macOS 15 / iOS 18), also built on Linux with
+// `-DRIPPLE_PORTABLE_ATOMICS` so that they are tested there. This header is imported only in those
+// builds: on Linux, Windows and Android, importing Ripple never requires this C module (the Linux
+// futex functions in CRippleSync.c are declared in Swift, Engine/LinuxFutex.swift). Nothing in it
+// runs at load time.
 #ifndef CRIPPLE_SYNC_H
 #define CRIPPLE_SYNC_H
 

@@ -75,7 +75,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
     init() {}
 
     /// Takes the lock: one compare-and-swap when it is free, ``lockSlow(_:)`` otherwise. Not
-    /// inlined into clients: the thread ID comes from a thread-specific slot clients need not see.
+    /// inlined into clients: the thread ID comes from a C function clients need not see.
     @usableFromInline
     func lock() {
         let me = kernelThreadID()
@@ -88,16 +88,20 @@ struct Lock: ~Copyable, @unchecked Sendable {
     }
 
     /// Releases the lock (held by the calling thread): one compare-and-swap when nobody sleeps on
-    /// it, ``unlockSlow(_:)`` otherwise.
+    /// it, ``unlockSlow(_:)`` otherwise. The fast path does not ask for the thread's ID (the word
+    /// holds the owner's; debug builds check it is the caller's, and the slow path always does).
     @usableFromInline
     func unlock() {
-        let me = kernelThreadID()
-        if word.compareExchange(
-            expected: me, desired: 0, successOrdering: .releasing, failureOrdering: .relaxed
-        ).exchanged {
+        let seen = word.load(ordering: .relaxed)
+        assert(seen & Self.ownerMask == kernelThreadID(), "Ripple: a lock was released by a thread that does not hold it")
+        if seen & Self.waitersBit == 0,
+            word.compareExchange(
+                expected: seen, desired: 0, successOrdering: .releasing, failureOrdering: .relaxed
+            ).exchanged
+        {
             return
         }
-        unlockSlow(me)
+        unlockSlow(kernelThreadID())
     }
 
     /// In `word`: threads may be asleep on the lock (the kernel's `FUTEX_WAITERS`).
@@ -284,7 +288,7 @@ enum FutexLockResult {
 /// `FUTEX_LOCK_PI` on `word`, for at most ``Lock/sleepMilliseconds``.
 private func lockPI(_ word: UnsafeMutablePointer<UInt32>) -> FutexLockResult {
     #if os(Linux) || os(Android)
-    switch futexLockPI(word, milliseconds: Lock.sleepMilliseconds) {
+    switch futexLockPI(word, Lock.sleepMilliseconds) {
     case 0: return .acquired
     case EINTR, ETIMEDOUT, EAGAIN: return .again
     case EDEADLK: return .deadlock
@@ -330,7 +334,7 @@ func waitOnWord(_ word: borrowing AtomicCell<UInt32>, whileEqualTo expected: UIn
         var compare = expected
         _ = WaitOnAddress(address, &compare, 4, milliseconds < 0 ? INFINITE : DWORD(milliseconds))
         #else
-        switch futexWait(address, expected: expected, milliseconds: milliseconds) {
+        switch futexWait(address, expected, milliseconds) {
         case 0, EINTR, EAGAIN, ETIMEDOUT: break
         default:
             LockKernel.refuseSleeping()
@@ -348,7 +352,7 @@ func wakeOneOnWord(_ word: borrowing AtomicCell<UInt32>) {
         #if os(Windows)
         WakeByAddressSingle(address)
         #else
-        futexWake(address, count: 1)
+        _ = futexWake(address, 1)
         #endif
     }
 }
