@@ -13,6 +13,8 @@ struct ScrumsView: View {
 
     var body: some View {
         NavigationStack {
+            // The tutorial writes `List($scrums) { $scrum in … }` and deletes no scrums; `.onDelete`
+            // needs a `ForEach` (in SwiftUI too), whose rows get the same element bindings.
             List {
                 ForEach($scrums) { $scrum in
                     NavigationLink(destination: DetailView(scrum: $scrum)) {
