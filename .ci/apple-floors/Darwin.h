@@ -40,6 +40,8 @@ pthread_override_t pthread_override_qos_class_start_np(pthread_t, qos_class_t, i
 int pthread_override_qos_class_end_np(pthread_override_t) RIPPLE_MACOS(10.10);
 
 void *dlsym(void *, const char *);
+typedef long ssize_t;
+ssize_t write(int, const void *, size_t);  // <unistd.h>: the core's runtime warnings
 size_t strlen(const char *);
 void free(void *);
 void *malloc(size_t);
