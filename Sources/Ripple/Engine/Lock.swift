@@ -94,7 +94,8 @@ struct Lock: ~Copyable, @unchecked Sendable {
     func unlock() {
         let seen = word.load(ordering: .relaxed)
         assert(seen & Self.ownerMask == kernelThreadID(), "Ripple: a lock was released by a thread that does not hold it")
-        if seen & Self.waitersBit == 0,
+        // A free word (an unlock too many) goes to the slow path, which traps.
+        if seen != 0, seen & Self.waitersBit == 0,
             word.compareExchange(
                 expected: seen, desired: 0, successOrdering: .releasing, failureOrdering: .relaxed
             ).exchanged
