@@ -39,7 +39,7 @@ import Testing
             }
         }
         // The value is sent again until both calls are resumed: either may start waiting late.
-        let resumed = await eventually(within: 5) {
+        let resumed = await eventually {
             #expect(upstream.send(42) == .none)
             return results.current.count == 2
         }
@@ -62,7 +62,7 @@ import Testing
                 results.withLock { $0.append(value) }
             }
         }
-        let resumed = await eventually(within: 5) {
+        let resumed = await eventually {
             upstream.send(42)
             return results.current.count == 2
         }
