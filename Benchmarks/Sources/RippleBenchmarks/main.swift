@@ -144,7 +144,9 @@ func format(_ result: Result?) -> String {
     return time
 }
 
-func value(_ result: Result?) -> Double? { result?.heapBytes ?? result?.nanoseconds }
+/// What a target compares: whole heap bytes (a fraction of a byte per instance is the one-off
+/// allocations of the run spread over its instances), or nanoseconds.
+func value(_ result: Result?) -> Double? { result?.heapBytes?.rounded() ?? result?.nanoseconds }
 
 @MainActor func ratio(_ name: String, _ peer: String) -> Double? {
     guard let ripple = value(results["\(name) | Ripple"]), let other = value(results["\(name) | \(peer)"]), other > 0 else {

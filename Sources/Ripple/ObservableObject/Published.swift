@@ -145,11 +145,11 @@ extension Published.Publisher: Sendable where Value: Sendable {}
 protocol PublishedField {
     /// The property's storage box.
     var storageBox: PublishedBoxBase { get }
-    /// The tracker of the property's storage box.
-    var storageTracker: PropertyTracker { get }
+    /// The tracker of the property's storage box, if somebody has observed the property.
+    var storageTracker: PropertyTracker? { get }
 }
 
 extension Published: PublishedField {
     var storageBox: PublishedBoxBase { box }
-    var storageTracker: PropertyTracker { box.tracker }
+    var storageTracker: PropertyTracker? { box.existingObservation }
 }

@@ -5,72 +5,103 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/Ato
 /// The part of a `@Published` property's storage that does not depend on its value type, so the
 /// object's will-change publisher can be reached from a raw field offset.
 ///
-/// It owns the property's ``PropertyTracker`` (its version and the armed tracking observers) and
-/// keeps its own state under the tracker's lock, so that a store and its version bump are one
-/// critical section. The storage uses the tracker; the tracker knows nothing of the storage.
+/// A property nobody observes is its value, a lock and one empty reference: everything that
+/// observing it needs (its version, tracking observers, will-change link, `$property` subject)
+/// lives in a ``PublishedObservation``, made the first time somebody observes the property and
+/// kept from then on.
+///
+/// Locks: `valueLock` guards the value and `observationSlot`. Once the observation exists, every
+/// write goes through the observation's lock, and takes `valueLock` inside it only to store — the
+/// lock order is always the observation's lock, then `valueLock`.
 @usableFromInline
 class PublishedBoxBase: @unchecked Sendable {
-    /// The property's version and tracking observers. Its `lock` also guards this box's fields.
     @usableFromInline
-    final let tracker = PropertyTracker()
-
-    /// The owning object's will-change publisher, once somebody has asked for it. Written once
-    /// (compare-and-swap from `nil`), read with one atomic load; the box owns a +1 on it.
-    @usableFromInline
-    let willChangeSlot = AtomicCell<Unmanaged<ObservableObjectPublisher>?>(nil)
+    final let valueLock = Lock()
+    /// The property's observation machinery, once somebody observes it; never replaced once set.
+    /// Guarded by `valueLock`.
+    @exclusivity(unchecked) @usableFromInline
+    final var observationSlot: PublishedObservation?
 
     @usableFromInline
     init() {}
 
-    deinit {
-        willChangeSlot.load(ordering: .acquiring)?.release()
+    /// The observation, made on first use.
+    @usableFromInline
+    final func observation() -> PublishedObservation {
+        valueLock.lock()
+        defer { valueLock.unlock() }
+        if let observationSlot { return observationSlot }
+        let made = PublishedObservation()
+        observationSlot = made
+        return made
+    }
+
+    /// The observation, if somebody has observed the property.
+    final var existingObservation: PublishedObservation? {
+        valueLock.lock()
+        defer { valueLock.unlock() }
+        return observationSlot
+    }
+
+    /// The object's will-change publisher linked to this box, if any.
+    final var objectWillChange: ObservableObjectPublisher? {
+        guard let observation = existingObservation else { return nil }
+        observation.lock.lock()
+        defer { observation.lock.unlock() }
+        return observation.willChange
+    }
+
+    /// Links `publisher` unless one is linked already; returns the one linked afterwards.
+    final func install(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher {
+        let observation = observation()
+        observation.lock.lock()
+        defer { observation.lock.unlock() }
+        if let existing = observation.willChange { return existing }
+        observation.willChange = publisher
+        return publisher
     }
 
     /// The bridge's per-object state (see `_ExternalTracking.state`), kept in the first box.
-    @exclusivity(unchecked) @usableFromInline
-    var externalSlot: AnyObject?
-    /// This property's index in its class's layout (-1: not looked up yet). Guarded by `tracker.lock`.
-    @exclusivity(unchecked) @usableFromInline
-    var propertyIndex = -1
-
     final func externalState(create: () -> AnyObject) -> AnyObject {
-        tracker.lock.lock()
-        if let existing = externalSlot {
-            tracker.lock.unlock()
+        let observation = observation()
+        observation.lock.lock()
+        if let existing = observation.externalSlot {
+            observation.lock.unlock()
             return existing
         }
-        tracker.lock.unlock()
-        let made = create()
-        tracker.lock.lock()
-        defer { tracker.lock.unlock() }
-        if let existing = externalSlot { return existing }
-        externalSlot = made
+        observation.lock.unlock()
+        let made = create()  // not under the lock: it is the bridge's code
+        observation.lock.lock()
+        defer { observation.lock.unlock() }
+        if let existing = observation.externalSlot { return existing }
+        observation.externalSlot = made
         return made
     }
 
     /// The property's index in its class, looked up once.
     final func index(in object: AnyObject) -> Int {
-        tracker.lock.lock()
-        let known = propertyIndex
-        tracker.lock.unlock()
+        let observation = observation()
+        observation.lock.lock()
+        let known = observation.propertyIndex
+        observation.lock.unlock()
         if known >= 0 { return known }
         let layout = LayoutCache.layout(of: object)
         let me = Unmanaged.passUnretained(self).toOpaque()
         let found = layout.publishedOffsets.firstIndex { unmanagedPublishedBox(of: object, at: $0).toOpaque() == me } ?? -1
-        tracker.lock.lock()
-        propertyIndex = found
-        tracker.lock.unlock()
+        observation.lock.lock()
+        observation.propertyIndex = found
+        observation.lock.unlock()
         return found
     }
 
     /// Records a tracked read of this property (not generic, so specialized getters share it).
     @usableFromInline
-    final func recordRead(version: UInt64, object: AnyObject) {
+    final func recordRead(_ observation: PublishedObservation, version: UInt64, object: AnyObject) {
         // The closure runs once per property and scope; captured strongly, `self` and `object`
         // would be retained and released on every read (four atomic operations).
         let unownedSelf = Unmanaged.passUnretained(self)
         let unownedObject = Unmanaged.passUnretained(object)
-        tracker.record(version: version, object: object) {
+        observation.record(version: version, object: object) {
             TrackedIdentity(
                 name: publishedPropertyName(
                     of: unownedObject.takeUnretainedValue(), box: unownedSelf.takeUnretainedValue()),
@@ -93,48 +124,54 @@ class PublishedBoxBase: @unchecked Sendable {
         case .didSet: hook.didSet(object, property: property)
         }
     }
-
-    /// The publisher linked to this box, if any.
-    @inlinable
-    final var objectWillChange: ObservableObjectPublisher? {
-        willChangeSlot.load(ordering: .acquiring)?.takeUnretainedValue()
-    }
-
-    /// Stores `publisher` unless one is there already; returns the one that is there afterwards.
-    @usableFromInline
-    final func install(_ publisher: ObservableObjectPublisher) -> ObservableObjectPublisher {
-        let candidate = Unmanaged.passRetained(publisher)
-        let (exchanged, existing) = willChangeSlot.compareExchange(
-            expected: nil, desired: candidate, ordering: .acquiringAndReleasing)
-        if exchanged { return publisher }
-        candidate.release()
-        return existing!.takeUnretainedValue()
-    }
 }
 
-/// The storage of one `@Published` property of one object: its value, its `$` publisher (created
-/// on first use) and the object's will-change publisher (linked when somebody first asks for it).
+/// What observing one `@Published` property takes, made on first observation: the property's
+/// tracker (its version and armed tracking observers), the object's will-change publisher, the
+/// `$property` subject, and the turn that orders observed writes.
+///
+/// Its fields are guarded by its tracker's `lock`, except `version`, which a store changes with
+/// both that lock and the box's `valueLock` held, so either is enough to read it — the box reads
+/// its value and version together under `valueLock` alone.
 @usableFromInline
-final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
-    /// Guarded by `tracker.lock`.
+final class PublishedObservation: PropertyTracker, @unchecked Sendable {
+    /// The owning object's will-change publisher, once somebody asked for it.
     @exclusivity(unchecked) @usableFromInline
-    var storedValue: Value
-    /// The `$property` publisher's machinery, created on first use. Guarded by `tracker.lock`.
+    var willChange: ObservableObjectPublisher?
+    /// The `$property` subject (a `SubjectCore<Value, Never>` of the box's `Value`), once used.
     @exclusivity(unchecked) @usableFromInline
-    var projection: SubjectCore<Value, Never>?
+    var projection: AnyObject?
     /// `assign(to: &$property)` subscriptions: they live as long as the property does.
     @exclusivity(unchecked) @usableFromInline
     var assignments: [AnyCancellable] = []
     /// The owning object, for writes that come through `assign(to:)` (which has no object of its
     /// own). Set only by the projection's setter, so only objects that use `assign(to:)` carry a
-    /// weak reference. Guarded by `tracker.lock`.
+    /// weak reference.
     @exclusivity(unchecked) @usableFromInline
     weak var assignOwner: AnyObject?
     /// Whose observed write with a `$property` is under way, and who waits to write (see
-    /// `setObserved`): the delivery turn every push path shares. Guarded by `tracker.lock`; no lock is held
-    /// while a write's callouts run.
+    /// `setObserved`): the delivery turn every push path shares. No lock is held while a write's
+    /// callouts run.
     @exclusivity(unchecked) @usableFromInline
     var writeTurn = DeliveryTurn()
+    /// The bridge's per-object state (see `_ExternalTracking.state`), kept in the first box.
+    @exclusivity(unchecked)
+    var externalSlot: AnyObject?
+    /// The property's index in its class's layout (-1: not looked up yet).
+    @exclusivity(unchecked)
+    var propertyIndex = -1
+
+    @usableFromInline
+    override init() {}
+}
+
+/// The storage of one `@Published` property of one object: its value and, once somebody observes
+/// the property, its ``PublishedObservation``.
+@usableFromInline
+final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
+    /// Guarded by `valueLock`.
+    @exclusivity(unchecked) @usableFromInline
+    var storedValue: Value
 
     @inlinable
     init(_ value: Value) {
@@ -144,14 +181,19 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
 
     deinit {
         // The subscriptions kept by `assign(to:)` end with the object (their subscribers hold this
-        // box weakly, so this runs).
+        // box weakly, so this runs). Tracking scopes may keep the observation itself alive longer.
+        guard let observation = observationSlot else { return }
+        observation.lock.lock()
+        let assignments = observation.assignments
+        observation.assignments = []
+        observation.lock.unlock()
         for assignment in assignments { assignment.cancel() }
     }
 
     @inlinable
     var value: Value {
-        tracker.lock.lock()
-        defer { tracker.lock.unlock() }
+        valueLock.lock()
+        defer { valueLock.unlock() }
         return storedValue
     }
 
@@ -159,126 +201,148 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// read is recorded.
     @inlinable
     func trackedValue(for object: AnyObject) -> Value {
-        tracker.lock.lock()
+        valueLock.lock()
         let value = storedValue
-        let version = tracker.version
-        tracker.lock.unlock()
-        recordRead(version: version, object: object)
+        let observation: PublishedObservation
+        if let existing = observationSlot {
+            observation = existing
+        } else {
+            observation = PublishedObservation()
+            observationSlot = observation
+        }
+        let version = observation.version
+        valueLock.unlock()
+        recordRead(observation, version: version, object: object)
         return value
     }
 
-    /// Writes the value. In order: tracking observers armed for will-set, the object's will-change
-    /// publisher, the `$property` publisher — all while the old value is still stored — then the
-    /// store (and version bump), then observers armed for did-set. With nobody observing it is one
-    /// short critical section.
-    ///
-    /// Neither publisher is retained for the call: the box holds both for good (the will-change
-    /// publisher from the moment it is linked, the projection from its creation).
+    /// Writes the value. Unobserved, it is one short critical section; observed, see
+    /// `setObserved`.
     @inlinable
     func set(_ newValue: Value, object: AnyObject? = nil) {
-        let willChange = willChangeSlot.load(ordering: .acquiring)
-        tracker.lock.lock()
-        let external = externalTrackingInstalled.load(ordering: .relaxed)
-        if !writeTurn.isHeld && willChange == nil && projection == nil && !tracker.hasObserversLocked && !external {
-            let old = replaceStoredLocked(newValue)
-            let newVersion = tracker.version
-            tracker.lock.unlock()
-            withExtendedLifetime(old) {}  // the old value's deinit runs here, after unlocking
-            tracker.absorbOwnWrite(newVersion: newVersion)
+        valueLock.lock()
+        if let slot = observationSlot {
+            // The box keeps its observation for good: no need to retain it for the write.
+            let observation = Unmanaged.passUnretained(slot)
+            valueLock.unlock()
+            observation._withUnsafeGuaranteedRef { setObserved(newValue, object: object, observation: $0) }
             return
         }
-        tracker.lock.unlock()
-        setObserved(newValue, object: object, willChange: willChange, external: external)
-    }
-
-    /// Stores `newValue` and bumps the version (call with `tracker.lock` held); returns the old value, to be
-    /// released by the caller after unlocking (a deinit is user code).
-    @inlinable
-    func replaceStoredLocked(_ newValue: Value) -> Value {
+        guard !externalTrackingInstalled.load(ordering: .relaxed) else {
+            valueLock.unlock()
+            setObserved(newValue, object: object, observation: observation())
+            return
+        }
         let old = storedValue
         storedValue = newValue
-        tracker.version &+= 1
-        return old
+        valueLock.unlock()
+        withExtendedLifetime(old) {}  // the old value's deinit runs here, after unlocking
     }
 
-    /// A write somebody observes. With a `$property`, it is taken as one turn: concurrent writers of
-    /// this property wait for each other, so the order in which `$property` subscribers receive values is the order in which
-    /// they are stored — the property and `$property`'s current value never disagree. A write made
-    /// from inside this write's callouts on the same thread (a subscriber that assigns the property)
-    /// runs nested, without waiting; when it stores, the outer write's value is not stored after it
-    /// (the property ends with the value `$property` delivered last).
+    /// A write somebody observes. In order: tracking observers armed for will-set, the object's
+    /// will-change publisher, the `$property` publisher — all while the old value is still stored —
+    /// then the store (and version bump), then observers armed for did-set.
+    ///
+    /// With a `$property`, it is taken as one turn: concurrent writers of this property wait for
+    /// each other, so the order in which `$property` subscribers receive values is the order in
+    /// which they are stored — the property and `$property`'s current value never disagree. A
+    /// write made from inside this write's callouts on the same thread (a subscriber that assigns
+    /// the property) runs nested, without waiting; when it stores, the outer write's value is not
+    /// stored after it (the property ends with the value `$property` delivered last).
+    ///
+    /// Neither publisher is retained for the call: the observation holds both for good.
     @inlinable
-    func setObserved(
-        _ newValue: Value, object: AnyObject?, willChange: Unmanaged<ObservableObjectPublisher>?, external: Bool
-    ) {
+    func setObserved(_ newValue: Value, object: AnyObject?, observation: PublishedObservation) {
+        let external = externalTrackingInstalled.load(ordering: .relaxed)
         let me = currentThreadID()
-        tracker.lock.lock()
-        var nested = writeTurn.owner == me
+        observation.lock.lock()
+        var nested = observation.writeTurn.owner == me
         // The turn orders `$property` deliveries with stores; without a `$property` there is nothing
-        // to keep in step, and the write costs what it did before.
+        // to keep in step.
         var takesTurn = false
-        if !nested && projection != nil {
+        if !nested && observation.projection != nil {
             // Another thread's write may be under way: wait for it (in arrival order), then write.
-            let entry = writeTurn.enter(me, name: "$property (@Published \(Value.self))")
-            nested = tracker.lock.takeTurnLocked(entry)
+            let entry = observation.writeTurn.enter(me, name: "$property (@Published \(Value.self))")
+            nested = observation.lock.takeTurnLocked(entry)
             takesTurn = !nested
         }
-        let startVersion = tracker.version
-        let willSetObservers = tracker.hasObserversLocked ? tracker.takeFiringLocked(.willSet) : FiringList()
-        let projection = self.projection.map { Unmanaged.passUnretained($0) }
-        tracker.lock.unlock()
+        let startVersion = observation.version
+        let willSetObservers =
+            observation.hasObserversLocked ? observation.takeFiringLocked(.willSet) : FiringList()
+        let willChange = observation.willChange.map { Unmanaged.passUnretained($0) }
+        let projection = observation.projection.map {
+            Unmanaged.passUnretained(unsafeDowncast($0, to: SubjectCore<Value, Never>.self))
+        }
+        observation.lock.unlock()
         if external { reportExternally(.willSet, object: object) }
-        if !willSetObservers.isEmpty { tracker.fire(willSetObservers, .willSet, object: object) }
+        if !willSetObservers.isEmpty { observation.fire(willSetObservers, .willSet, object: object) }
         willChange?._withUnsafeGuaranteedRef { $0.send() }
         projection?._withUnsafeGuaranteedRef { $0.send(newValue) }
-        tracker.lock.lock()
+        observation.lock.lock()
         // A nested write stored a newer value meanwhile: that one stays (it is what `$property`
-        // delivered last). Writes outside a turn always store, as before.
-        let stores = !(takesTurn || nested) || tracker.version == startVersion
-        let old: Value? = stores ? replaceStoredLocked(newValue) : nil
-        let newVersion = tracker.version
-        let didSetObservers = stores && tracker.hasObserversLocked ? tracker.takeFiringLocked(.didSet) : FiringList()
-        let exit = takesTurn ? writeTurn.leave() : .idle
-        tracker.lock.unlock(handingOver: exit)
+        // delivered last). Writes outside a turn always store.
+        let stores = !(takesTurn || nested) || observation.version == startVersion
+        var old: Value?
+        if stores {
+            valueLock.lock()
+            old = storedValue
+            storedValue = newValue
+            observation.version &+= 1
+            valueLock.unlock()
+        }
+        let newVersion = observation.version
+        let didSetObservers =
+            stores && observation.hasObserversLocked ? observation.takeFiringLocked(.didSet) : FiringList()
+        let exit = takesTurn ? observation.writeTurn.leave() : .idle
+        observation.lock.unlock(handingOver: exit)
         withExtendedLifetime(old) {}  // released after unlocking
         guard stores else { return }
-        tracker.absorbOwnWrite(newVersion: newVersion)
-        if !didSetObservers.isEmpty { tracker.fire(didSetObservers, .didSet, object: object) }
+        observation.absorbOwnWrite(newVersion: newVersion)
+        if !didSetObservers.isEmpty { observation.fire(didSetObservers, .didSet, object: object) }
         if external { reportExternally(.didSet, object: object) }
     }
 
     /// The `$property` machinery, created (seeded with the current value) on first use.
     @inlinable
     func subject() -> SubjectCore<Value, Never> {
-        tracker.lock.lock()
-        defer { tracker.lock.unlock() }
-        if let projection { return projection }
-        let created = SubjectCore<Value, Never>(current: storedValue)
-        projection = created
+        let observation = self.observation()
+        observation.lock.lock()
+        defer { observation.lock.unlock() }
+        if let projection = observation.projection {
+            return unsafeDowncast(projection, to: SubjectCore<Value, Never>.self)
+        }
+        valueLock.lock()
+        let current = storedValue
+        valueLock.unlock()
+        let created = SubjectCore<Value, Never>(current: current)
+        observation.projection = created
         return created
     }
 
     @usableFromInline
     func rememberAssignOwner(_ owner: AnyObject) {
-        tracker.lock.lock()
-        if assignOwner == nil { assignOwner = owner }
-        tracker.lock.unlock()
+        let observation = self.observation()
+        observation.lock.lock()
+        if observation.assignOwner == nil { observation.assignOwner = owner }
+        observation.lock.unlock()
     }
 
     /// A write from `assign(to:)`: like a property write, naming the owner if it is still alive.
     @usableFromInline
     func assign(_ newValue: Value) {
-        tracker.lock.lock()
-        let owner = assignOwner
-        tracker.lock.unlock()
+        let observation = self.observation()
+        observation.lock.lock()
+        let owner = observation.assignOwner
+        observation.lock.unlock()
         set(newValue, object: owner)
     }
 
     @usableFromInline
     func keep(_ assignment: AnyCancellable) {
-        tracker.lock.lock()
-        assignments.append(assignment)
-        tracker.lock.unlock()
+        let observation = self.observation()
+        observation.lock.lock()
+        observation.assignments.append(assignment)
+        observation.lock.unlock()
     }
 }
 

@@ -203,7 +203,7 @@ func trackAllPublished(
     let collector = AccessCollector()
     for (offset, name) in zip(layout.publishedOffsets, layout.publishedNames) {
         let box = unmanagedPublishedBox(of: object, at: offset).takeUnretainedValue()
-        let tracker = box.tracker
+        let tracker = box.observation()
         tracker.lock.lock()
         let version = tracker.version
         tracker.lock.unlock()
