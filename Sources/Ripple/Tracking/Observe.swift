@@ -113,28 +113,11 @@ private struct PlainBody {
 /// The engine behind ``observe(on:_:)``, the tracked publisher and the tracked async sequence:
 /// `compute` runs tracked, `deliver` gets its result outside the tracking scope.
 ///
-/// One struct of state behind `lock`. The thread running `compute` and `deliver` holds the loop's
-/// delivery turn (no lock is held while they run), so a cancel from another thread can wait its
-/// turn behind a run that was admitted before it.
-final class ObserveLoop<Value>: @unchecked Sendable {
-    private enum Status {
-        case idle
-        case scheduled
-        case running
-        case cancelled
-    }
-
-    private struct State {
-        var status = Status.idle
-        /// A change arrived while running: run once more when done.
-        var dirty = false
-        var observer: TrackingObserver?
-        /// Held by the thread inside `compute`/`deliver`; a cancel from another thread waits for it.
-        var turn = DeliveryTurn()
-    }
-
-    private let lock = Lock()
-    @exclusivity(unchecked) private var state = State()
+/// A ``TurnStorage`` running an ``ObserveMachine``: each method applies one transition under the
+/// lock and acts on its answer after unlocking. The thread running `compute` and `deliver` holds the
+/// storage's delivery turn (no lock is held while they run), so a cancel from another thread waits
+/// its turn behind a run that was admitted before it.
+final class ObserveLoop<Value>: TurnStorage<ObserveMachine>, @unchecked Sendable {
     private let executor: ObserveExecutor
     private let isolation: (any Actor)?
     private let compute: @Sendable () -> Value
@@ -148,12 +131,13 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         self.isolation = isolation
         self.compute = compute
         self.deliver = deliver
+        super.init(state: ObserveMachine())
     }
 
     /// The first run happens synchronously, on the caller's thread.
     func start() {
         lock.lock()
-        state.status = .running
+        state.start()
         takeRunTurnLocked()
         lock.unlock()
         runUntilSettled()
@@ -178,14 +162,12 @@ final class ObserveLoop<Value>: @unchecked Sendable {
                 self?.changed()
             }
             lock.lock()
-            guard state.status != .cancelled else {
-                lock.unlock()
+            let outcome = state.install(next)
+            lock.unlock()
+            guard case .installed(let previous) = outcome else {
                 cancelled = true
                 return value
             }
-            let previous = state.observer
-            state.observer = next
-            lock.unlock()
             if previous == nil, accesses.isEmpty, !externalScopeHookInstalled.load(ordering: .relaxed) {
                 // The first run read nothing: unless it read a model of another system that no
                 // bridge reports (an @Observable one), this observer is a mistake worth naming.
@@ -197,32 +179,16 @@ final class ObserveLoop<Value>: @unchecked Sendable {
         }
         if !cancelled { deliver(value) }
         lock.lock()
-        let exit = state.turn.leave()
-        let again = state.status == .running && state.dirty
-        if again {
-            // Something changed while this run was in progress: one more run, for all of it.
-            state.dirty = false
-            state.status = .scheduled
-        } else if state.status == .running {
-            state.status = .idle
-        }
-        lock.unlock(handingOver: exit)  // to a cancel waiting for this run
+        let again = state.runEnded()
+        leaveTurnLocked()  // hands the turn to a cancel waiting for this run
         return again
     }
 
     private func changed() {
         lock.lock()
-        switch state.status {
-        case .idle:
-            state.status = .scheduled
-            lock.unlock()
-            if schedule(), admit() { runUntilSettled() }
-        case .running:
-            state.dirty = true
-            lock.unlock()
-        case .scheduled, .cancelled:
-            lock.unlock()
-        }
+        let schedules = state.changed()
+        lock.unlock()
+        if schedules, schedule(), admit() { runUntilSettled() }
     }
 
     /// Hands the scheduled run to the executor. Returns `true` when the run is to start on this
@@ -250,42 +216,124 @@ final class ObserveLoop<Value>: @unchecked Sendable {
     /// cancel either prevents the run or waits for it).
     private func admit() -> Bool {
         lock.lock()
-        guard state.status == .scheduled else {
+        guard state.admit() else {
             lock.unlock()
             return false
         }
-        state.status = .running
         takeRunTurnLocked()
         lock.unlock()
         return true
     }
 
-    /// Takes the turn for a run. Runs are admitted one at a time (`status`), and a cancel holds the
-    /// turn only once the loop is cancelled, so the turn is free here.
+    /// Takes the turn for a run. Runs are admitted one at a time (the machine's `status`), and a
+    /// cancel takes the turn only once the loop is cancelled, so the turn is free here.
     private func takeRunTurnLocked() {
-        guard case .call(nested: false) = state.turn.enter(currentThreadID(), name: "observe") else {
+        guard case .call(nested: false) = turn.enter(currentThreadID(), name: "observe") else {
             fatalError("Ripple: internal error: an observe run was admitted while another held its turn")
         }
     }
 
     func cancel() {
-        let me = currentThreadID()
         lock.lock()
-        state.status = .cancelled
-        let observer = state.observer.take()
-        // A run admitted before this cancel is under way on another thread: wait for it, so
-        // nothing of this loop runs once `cancel()` has returned. (From inside a run: no wait.)
-        var entry: DeliveryTurn.Entry?
-        if state.turn.isHeld && state.turn.owner != me {
-            entry = state.turn.enter(me, name: "observe")  // always `.wait`: another thread holds it
-        }
+        let observer = state.cancel()
         lock.unlock()
         observer?.cancel()
-        guard let entry else { return }
+        // A run admitted before this cancel may be under way on another thread: wait for its turn,
+        // so nothing of this loop runs once `cancel()` has returned. From inside a run the turn is
+        // this thread's already (nested: no wait).
         lock.lock()
-        _ = lock.takeTurnLocked(entry)  // parks until the run gives the turn back
-        let exit = state.turn.leave()
-        lock.unlock(handingOver: exit)
+        awaitTurnLocked(name: "observe")
+    }
+}
+
+/// The state of one ``ObserveLoop``, as a value: each transition is applied under the loop's lock
+/// and says what the loop does next, after unlocking. Runs are admitted one at a time.
+///
+/// | status | start | install (a run read) | runEnded | changed | admit | cancel |
+/// |---|---|---|---|---|---|---|
+/// | idle | → running | – | – | → scheduled: schedule a run | false | → cancelled |
+/// | scheduled | – | – | – | nothing | → running: true | → cancelled |
+/// | running | – | keeps the observer, hands back the last one | dirty: → scheduled, again; else → idle | dirty | false | → cancelled |
+/// | cancelled | – | `.cancelled`: drops the run's result | stays | nothing | false | nothing more |
+struct ObserveMachine {
+    enum Status: Equatable {
+        /// Armed on what the last run read; nothing under way.
+        case idle
+        /// A change was seen; a run is handed to the executor.
+        case scheduled
+        /// A thread is running `compute` and `deliver`, holding the loop's turn.
+        case running
+        /// Final: no run is admitted, no result delivered.
+        case cancelled
+    }
+
+    /// What ``install(_:)`` decided about a run's result.
+    enum Install {
+        /// Keep the run's observer (arm it) and cancel `previous`, the last run's, after unlocking.
+        case installed(previous: TrackingObserver?)
+        /// The loop was cancelled meanwhile: drop the result and the observer.
+        case cancelled
+    }
+
+    private(set) var status = Status.idle
+    /// A change arrived while running: run once more when done.
+    private(set) var dirty = false
+    /// The observer armed on what the last run read.
+    private(set) var observer: TrackingObserver?
+
+    /// The first run, started synchronously by the loop's creator.
+    mutating func start() {
+        precondition(status == .idle, "Ripple: internal error: an observe loop started twice")
+        status = .running
+    }
+
+    /// A run finished its tracking scope with `next` made for what it read.
+    mutating func install(_ next: TrackingObserver) -> Install {
+        guard status != .cancelled else { return .cancelled }
+        let previous = observer
+        observer = next
+        return .installed(previous: previous)
+    }
+
+    /// A run (compute and deliver) is over. Returns `true` when a change arrived during it: one more
+    /// run, for all of it, is then scheduled by the caller.
+    mutating func runEnded() -> Bool {
+        guard status == .running else { return false }
+        if dirty {
+            dirty = false
+            status = .scheduled
+            return true
+        }
+        status = .idle
+        return false
+    }
+
+    /// A change of something the last run read. Returns `true` when the caller is to schedule a run.
+    mutating func changed() -> Bool {
+        switch status {
+        case .idle:
+            status = .scheduled
+            return true
+        case .running:
+            dirty = true
+            return false
+        case .scheduled, .cancelled:
+            return false
+        }
+    }
+
+    /// The executor starts the scheduled run: `false` when it was cancelled meanwhile.
+    mutating func admit() -> Bool {
+        guard status == .scheduled else { return false }
+        status = .running
+        return true
+    }
+
+    /// Cancels for good. Returns the observer to cancel after unlocking.
+    mutating func cancel() -> TrackingObserver? {
+        status = .cancelled
+        dirty = false
+        return observer.take()
     }
 }
 
