@@ -160,7 +160,7 @@ extension Publisher {
 }
 
 /// Held by every copy of an iterator: when the last copy goes, the subscription is cancelled.
-final class AsyncBridgeOwner<Input, Failure: Error>: @unchecked Sendable {
+final class AsyncBridgeOwner<Input, Failure: Error>: Sendable {
     let bridge: AsyncBridge<Input, Failure>
 
     init(_ bridge: AsyncBridge<Input, Failure>) {

@@ -163,14 +163,14 @@ final class TurnWaiter: @unchecked Sendable {
 @usableFromInline
 final class WaitGraph: @unchecked Sendable {
     private let lock = Lock()
-    /// Guarded by `lock`: waiting thread → what it waits for (the waiter keeps the queue alive).
-    private var waiting: [UInt: (waiter: TurnWaiter, queue: Unmanaged<TurnQueue>)] = [:]
+    /// Guarded by `lock`: waiting thread → its waiter (whose `queue` is what it waits for).
+    private var waiting: [UInt: TurnWaiter] = [:]
 
     init() {}
 
     func willWait(_ waiter: TurnWaiter, on queue: TurnQueue) {
         lock.lock()
-        waiting[waiter.thread] = (waiter, Unmanaged.passUnretained(queue))
+        waiting[waiter.thread] = waiter
         if let cycle = cycleLocked(from: waiter.thread, queue: queue) {
             waiting[waiter.thread] = nil
             lock.unlock()
@@ -204,7 +204,7 @@ final class WaitGraph: @unchecked Sendable {
             if holder == me { return links }
             guard let next = waiting[holder] else { return nil }
             waiter = holder
-            queue = next.queue.takeUnretainedValue()
+            queue = next.queue
         }
         return nil
     }

@@ -14,7 +14,7 @@
 /// publisher.send()
 /// // Prints "will change"
 /// ```
-public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
+public final class ObservableObjectPublisher: Publisher, Sendable {
     public typealias Output = Void
     public typealias Failure = Never
 

@@ -14,7 +14,7 @@
 ///
 /// Lifetime: as in Combine, each subscription keeps the subject alive until it is cancelled or the
 /// subject completes; with its last subscription gone, it is released.
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendable {
     @usableFromInline let core: SubjectCore<Output, Failure>
 
     /// Creates a subject with the given initial value.

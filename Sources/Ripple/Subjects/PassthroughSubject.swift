@@ -21,7 +21,7 @@
 /// Differs from Combine: subscribers are served in subscription order (Combine documents no order;
 /// OpenCombine uses hash order), and two threads that each deliver into a subscriber the other is
 /// delivering to stop with a "Ripple: deadlock:" message instead of hanging.
-public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+public final class PassthroughSubject<Output, Failure: Error>: Subject, Sendable {
     @usableFromInline let core = SubjectCore<Output, Failure>(current: nil)
 
     /// Creates a subject.
