@@ -18,7 +18,10 @@ import Ripple
 ///
 /// Built on the toolchain's `Observations` sequence, so new values are read after the change is
 /// stored and arrive asynchronously; changes made in one burst coalesce into one value. The first
-/// value is evaluated synchronously, so a subscriber always starts with the current value.
+/// value is evaluated synchronously, so a subscriber always starts with the current value. Later
+/// values are evaluated off the subscriber's thread, so `expression` is `@Sendable`: the models it
+/// captures must be `Sendable` (an `@Observable` class is not by itself: keep its state behind a
+/// lock and mark it `@unchecked Sendable`, or isolate it to an actor and read it there).
 /// Needs a Swift 6.2 toolchain, and on Apple platforms the systems that have `Observations`.
 @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
 public struct ObservedPublisher<Output: Sendable>: Publisher, Sendable {
