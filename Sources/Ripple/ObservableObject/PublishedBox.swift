@@ -36,6 +36,15 @@ class PublishedBoxBase: @unchecked Sendable {
         return made
     }
 
+    /// The observation a tracked read records against, made on first use — unless nothing on this
+    /// thread records the read (a scope is open on another thread): then `nil`, and nothing is made.
+    @usableFromInline
+    final func observationForTrackedRead() -> PublishedObservation? {
+        if let existing = existingObservation { return existing }
+        guard TrackingThread.currentCollector != nil || _ExternalTracking.isInstalled else { return nil }
+        return observation()
+    }
+
     /// The observation, if somebody has observed the property.
     final var existingObservation: PublishedObservation? {
         valueLock.lock()
@@ -201,15 +210,9 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// read is recorded.
     @inlinable
     func trackedValue(for object: AnyObject) -> Value {
+        guard let observation = observationForTrackedRead() else { return value }
         valueLock.lock()
         let value = storedValue
-        let observation: PublishedObservation
-        if let existing = observationSlot {
-            observation = existing
-        } else {
-            observation = PublishedObservation()
-            observationSlot = observation
-        }
         let version = observation.version
         valueLock.unlock()
         recordRead(observation, version: version, object: object)
