@@ -187,6 +187,24 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+/// A deliberate one-line defect the oracle's self-test (`--self-test`) plants in Ripple's run of a
+/// pipeline: the oracle must report each as a divergence (open), not excuse it as a known
+/// deviation. Each is planted in the runner's model of the pipeline (a transparent stage, or the
+/// runner's hold on a subject), never in the library.
+public enum PlantedDefect: String, CaseIterable, Sendable {
+    /// A `[…].publisher` that never sends `.finished`.
+    case sequenceWithholdsFinished
+    /// `replaceEmpty(with:)` that never sends `.finished` (`[1].publisher.replaceEmpty(with: 1)`
+    /// never completes).
+    case replaceEmptyNeverCompletes
+    /// A subject released as soon as it is subscribed to: the script's sends reach nobody.
+    case subjectReleasedEarly
+    /// `zip` that drops the demand its downstream returns for a tuple (a zip stall).
+    case zipLosesReturnedDemand
+    /// A cancel that never reaches the source: it goes on delivering.
+    case cancelNeverReachesTheSource
+}
+
 /// A demand as both runners spell it: `nil` is unlimited, 0 is none.
 public typealias DemandSpec = Int?
 
