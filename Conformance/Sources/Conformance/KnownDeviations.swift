@@ -445,15 +445,14 @@ func deliberateRippleDifference(_ c: Case, openCombine: [String], ripple: [Strin
     // subscriber ends up with fewer values than OpenCombine's, or another completion (or none),
     // only a subscriber that had got all the demand it asked for where the histories part
     // explains it — Ripple's upstream is then waiting to be asked (or a subject's value, sent
-    // without demand, was dropped). Where the histories part is judged without replaceEmpty's
-    // extra `.unlimited` requests. A completion needs no demand: `Subscriber.receive(completion:)`
+    // without demand, was dropped). Where the histories part is judged without the requests
+    // replaceEmpty's demand changes (OpenCombine's extra `.unlimited`, Ripple's limited ones). A completion needs no demand: `Subscriber.receive(completion:)`
     // "Tells the subscriber that the publisher has completed publishing", demand or not.
     if c.ops.contains(where: { if case .replaceEmpty = $0 { true } else { false } }),
         isSubsequence(values(ripple), of: values(openCombine)) || isSubsequence(values(openCombine), of: values(ripple))
             || overDeliversFirst(openCombine, ripple) || asksForMore(openCombine, than: ripple),
         nothingMissing(ripple, comparedWith: openCombine)
-            || demandExhausted(
-                ripple[..<firstDifference(openCombine.filter { !$0.hasSuffix("request unlimited") }, ripple)])
+            || demandExhausted(ripple[..<whereDemandPartsThem(openCombine, ripple)])
     {
         return "Ripple by design: replaceEmpty does not ask for more than the downstream's demand"
     }
@@ -495,11 +494,26 @@ private func overDeliversFirst(_ openCombine: [String], _ ripple: [String]) -> B
     return (isDelivery(openCombine[i]) || openCombine[i].hasSuffix("request unlimited")) && !isDelivery(ripple[i])
 }
 
-/// The index of the first event where the histories differ (the shorter's length if one is the
-/// other's beginning).
-private func firstDifference(_ a: [String], _ b: [String]) -> Int {
-    let common = min(a.count, b.count)
-    return (0..<common).first { a[$0] != b[$0] } ?? common
+/// The index in Ripple's history where it parts from OpenCombine's, the requests replaceEmpty's
+/// demand changes aside: where the two differ, OpenCombine's `.unlimited` request and Ripple's
+/// request of a probe are passed over.
+private func whereDemandPartsThem(_ openCombine: [String], _ ripple: [String]) -> Int {
+    var i = 0
+    var j = 0
+    let isProbeRequest = { (event: String) in event.hasPrefix("P") && event.contains(" request ") }
+    while i < openCombine.count, j < ripple.count {
+        if openCombine[i] == ripple[j] {
+            i += 1
+            j += 1
+        } else if openCombine[i].hasSuffix("request unlimited") {
+            i += 1
+        } else if isProbeRequest(ripple[j]) {
+            j += 1
+        } else {
+            break
+        }
+    }
+    return j
 }
 
 /// Whether Ripple's subscriber has as many values as OpenCombine's and the same completion.
