@@ -694,7 +694,17 @@ func zipAsksEveryUpstreamForReturnedDemand(_ c: Case, openCombine: [String], rip
     if next[0] == "S" { return name }
     guard let probe = Int(next[0].dropFirst()) else { return nil }
     if probe > probesAbove { return name }
-    return next.count == 3 && next[1] == "request" ? name : nil
+    if next.count == 3 && next[1] == "request" { return name }
+    // An operator above zip asked for more subscribes its next publisher (`prepend`'s upstream,
+    // `append`'s tail): the probe above it gets that subscription where OpenCombine's zip, not
+    // asked, leaves it alone.
+    let asksNext = c.ops[..<zipAt].contains {
+        switch $0 {
+        case .prepend, .append, .catchJust, .retry, .flatMapJust, .flatMapOneAtATime: true
+        default: false
+        }
+    }
+    return asksNext && next.count >= 3 && next[1] == "got" ? name : nil
 }
 
 /// Whether, run again with a probe right above each zip and buffer, OpenCombine shows one of
@@ -788,6 +798,14 @@ func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String
     }
     if let deliberate = deliberateRippleDifference(c, openCombine: openCombine, ripple: ripple) {
         return deliberate
+    }
+    // zip's returned demand seen through OpenCombine's other deviations (its long
+    // prefix(untilOutputFrom:) name at the first event): judged on the rewritten histories.
+    for subset in subsets {
+        let (events, theirs, used) = undoing(subset)
+        if !used.isEmpty, let zip = zipAsksEveryUpstreamForReturnedDemand(c, openCombine: events, ripple: theirs) {
+            return (used + [zip]).joined(separator: "; ")
+        }
     }
     // A deliberate difference of Ripple's seen through one of OpenCombine's own deviations (an
     // early cancel, and OpenCombine's first(where:) describing itself as "TryFirst"): the
