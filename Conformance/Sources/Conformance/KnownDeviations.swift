@@ -73,7 +73,7 @@ let knownDeviations: [KnownDeviation] = [
         // subscriber cancels inside `receive(_:)` are not delivered (OpenCombine delivers them).
         guard c.ops.contains(where: {
             switch $0 {
-            case .flatMapJust, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull: true
+            case .flatMapJust, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull, .bufferCustomError: true
             default: false
             }
         }),
@@ -131,7 +131,7 @@ let knownDeviations: [KnownDeviation] = [
         guard byDesignNoFinishedAfterCancel(c) else { return events }
         let holdsValues = c.ops.contains {
             switch $0 {
-            case .flatMapJust, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull: true
+            case .flatMapJust, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull, .bufferCustomError: true
             default: false
             }
         }
@@ -295,7 +295,7 @@ let knownDeviations: [KnownDeviation] = [
         // the prefetch request.
         guard c.ops.contains(where: {
             switch $0 {
-            case .zipWith, .bufferByRequest, .bufferKeepFull: true
+            case .zipWith, .bufferByRequest, .bufferKeepFull, .bufferCustomError: true
             default: false
             }
         }),
@@ -370,7 +370,7 @@ func byDesignNoFinishedAfterCancel(_ c: Case) -> Bool {
     }
     return c.ops.contains { op in
         switch op {
-        case .zipWith, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull, .handleEvents, .dropFirst:
+        case .zipWith, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull, .bufferCustomError, .handleEvents, .dropFirst:
             // The Porting article's rows for `zip`, `flatMap`, `buffer`, `handleEvents` and `dropFirst`.
             return true
         case .first, .firstWhere, .tryFirstWhere, .last, .lastWhere, .tryLastWhere, .reduce, .tryReduce, .count,
@@ -619,7 +619,7 @@ private func isDelivery(_ event: String) -> Bool {
 func zipCompletesBeforeSubscription(_ c: Case, openCombine: [String]) -> String? {
     let buffered = c.ops.contains {
         switch $0 {
-        case .bufferByRequest, .bufferKeepFull: true
+        case .bufferByRequest, .bufferKeepFull, .bufferCustomError: true
         default: false
         }
     }
@@ -721,7 +721,7 @@ private func upstreamCompletesDuringSubscription(_ c: Case) -> Bool {
     var probes = 0
     for op in c.ops {
         switch op {
-        case .zipWith, .bufferByRequest, .bufferKeepFull:
+        case .zipWith, .bufferByRequest, .bufferKeepFull, .bufferCustomError:
             instrumented.ops.append(.probe)
             probes += 1
             watched.insert("P\(probes)")

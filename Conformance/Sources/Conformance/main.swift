@@ -120,9 +120,9 @@ func emit(_ line: String) {
 
 /// - Parameter defect: the defect planted in Ripple's runs (the self-test): a case the defect
 ///   leaves unchanged is not compared, and divergences are not shrunk.
-func runWorker(from: Int, count: Int, base: UInt64, defect: PlantedDefect? = nil) {
+func runWorker(from: Int, count: Int, base: UInt64, defect: PlantedDefect? = nil, extended: Bool = false) {
     for i in from..<(from + count) {
-        let c = Case.generate(seed: base &+ UInt64(i))
+        let c = Case.generate(seed: base &+ UInt64(i), extended: extended)
         if let defect {
             emit("RIPPLE \(i)")
             if RippleRunner.Runner.run(c, planting: defect) == RippleRunner.Runner.run(c) {
@@ -238,7 +238,9 @@ struct Tally {
     var firstReported: Int?
 }
 
-func drive(count: Int, base: UInt64, deadline: TimeInterval, defect: PlantedDefect? = nil) -> Tally {
+func drive(count: Int, base: UInt64, deadline: TimeInterval, defect: PlantedDefect? = nil, extended: Bool = false)
+    -> Tally
+{
     var tally = Tally()
     var next = 0
     while next < count {
@@ -247,8 +249,8 @@ func drive(count: Int, base: UInt64, deadline: TimeInterval, defect: PlantedDefe
         if process.executableURL?.path.contains("/") != true {
             process.executableURL = Bundle.main.executableURL
         }
-        process.arguments = ["--worker", String(next), String(count - next), String(base)]
-            + (defect.map { [$0.rawValue] } ?? [])
+        process.arguments = ["--worker", String(next), String(count - next), String(base), defect?.rawValue ?? "-"]
+            + (extended ? ["extended"] : [])
         let pipe = Pipe()
         process.standardOutput = pipe
         let errPipe = Pipe()
@@ -346,11 +348,12 @@ extension String {
     func leftPadded(to width: Int) -> String { String(repeating: " ", count: Swift.max(0, width - count)) + self }
 }
 
-if arguments.first == "--worker", arguments.count == 4 || arguments.count == 5,
+if arguments.first == "--worker", (5...6).contains(arguments.count),
     let from = Int(arguments[1]), let count = Int(arguments[2]), let base = UInt64(arguments[3])
 {
-    let defect = arguments.count == 5 ? PlantedDefect(rawValue: arguments[4]) : nil
-    runWorker(from: from, count: count, base: base, defect: defect)
+    runWorker(
+        from: from, count: count, base: base, defect: PlantedDefect(rawValue: arguments[4]),
+        extended: arguments.count == 6)
     exit(0)
 }
 
@@ -380,13 +383,15 @@ if arguments.contains("--self-test") {
     exit(failed ? 1 : 0)
 }
 
+let extended = arguments.contains("--extended")
+
 if let text = value(after: "--describe"), let seed = UInt64(text) {
-    print(Case.generate(seed: seed))
+    print(Case.generate(seed: seed, extended: extended))
     exit(0)
 }
 
 if let text = value(after: "--case"), let seed = UInt64(text) {
-    let c = Case.generate(seed: seed)
+    let c = Case.generate(seed: seed, extended: extended)
     let (expected, actual) = histories(c)
     if let reason = knownOpenCombineDeviation(c, openCombine: expected, ripple: actual) {
         print("known: \(reason)")
@@ -408,7 +413,7 @@ if let text = value(after: "--count"), let n = Int(text) {
 
 let started = Date()
 print("Conformance: \(count) pipelines from seed \(base), Ripple against OpenCombine 0.14.0")
-let tally = drive(count: count, base: base, deadline: 20)
+let tally = drive(count: count, base: base, deadline: 20, extended: extended)
 let elapsed = Date().timeIntervalSince(started)
 
 let diffTotal = tally.diffs.values.reduce(0) { $0 + $1.count }

@@ -62,6 +62,7 @@ private final class Run {
     func execute(_ c: Case) {
         var passthrough: PassthroughSubject<Int, any Error>?
         var current: CurrentValueSubject<Int, any Error>?
+        var objectWillChange: ObservableObjectPublisher?
         var pipe: Pipe
         switch c.source {
         case .just(let v):
@@ -81,17 +82,40 @@ private final class Run {
             let subject = CurrentValueSubject<Int, any Error>(v)
             current = subject
             pipe = subject.eraseToAnyPublisher()
+        case .future(let v):
+            pipe = Future<Int, any Error> { $0(.success(v)) }.eraseToAnyPublisher()
+        case .deferredJust(let v):
+            pipe = Deferred { Just(v).setFailureType(to: (any Error).self) }.eraseToAnyPublisher()
+        case .record(let vs):
+            pipe = Record<Int, any Error>(output: vs, completion: .finished).eraseToAnyPublisher()
+        case .objectWillChange:
+            let publisher = ObservableObjectPublisher()
+            objectWillChange = publisher
+            pipe = publisher.map { _ in 0 }.setFailureType(to: (any Error).self).eraseToAnyPublisher()
         }
         pipe = planting(.cancelNeverReachesTheSource, in: pipe)
         for op in c.ops {
             pipe = apply(op, to: pipe)
         }
         let subscriber = Recorder(plan: c.plan, log: log)
-        pipe.subscribe(subscriber)
+        let relayed: AnyCancellable?
+        switch c.wrap {
+        case .none:
+            pipe.subscribe(subscriber)
+            relayed = nil
+        case .anySubscriber:
+            pipe.subscribe(AnySubscriber(subscriber))
+            relayed = nil
+        case .subject:
+            let relay = PassthroughSubject<Int, any Error>()
+            relay.subscribe(subscriber)
+            relayed = pipe.subscribe(relay)
+        }
         if defect == .subjectReleasedEarly {
             // The subject gone once subscribed: the script's sends and completions reach nobody.
             passthrough = nil
             current = nil
+            objectWillChange = nil
         }
         for step in c.script {
             log.add("do \(step)")
@@ -99,6 +123,7 @@ private final class Run {
             case .send(let v):
                 passthrough?.send(v)
                 current?.send(v)
+                objectWillChange?.send()
             case .finish:
                 passthrough?.send(completion: .finished)
                 current?.send(completion: .finished)
@@ -112,6 +137,7 @@ private final class Run {
             }
         }
         log.add("end")
+        withExtendedLifetime(relayed) {}
         // Break the cycles a run leaves (probes and the recorder keep what they were given).
         subscriber.subscription = nil
         for case let probe as Releasable in probes { probe.release() }
@@ -289,6 +315,9 @@ private final class Run {
             return p.prefix(untilOutputFrom: Empty<Int, Never>()).eraseToAnyPublisher()
         case .dropUntilOutputJust:
             return p.drop(untilOutputFrom: Just(0).setFailureType(to: (any Error).self)).eraseToAnyPublisher()
+        case .bufferCustomError(let n):
+            return p.buffer(size: n, prefetch: .keepFull, whenFull: .customError { TestError.subject })
+                .eraseToAnyPublisher()
         }
     }
 }
