@@ -365,7 +365,7 @@ let knownDeviations: [KnownDeviation] = [
 /// no `.finished` to a subscriber that cancelled inside `receive(_:)`.
 func byDesignNoFinishedAfterCancel(_ c: Case) -> Bool {
     switch c.source {
-    case .just, .sequence: return true
+    case .just, .sequence, .future, .deferredJust: return true
     default: break
     }
     return c.ops.contains { op in
