@@ -657,6 +657,19 @@ func zipCompletesBeforeSubscription(_ c: Case, openCombine: [String]) -> String?
     return c.ops[..<zip].allSatisfy({ passesCompletionAtOnce($0, failure: failure) }) ? name : nil
 }
 
+/// Whether the histories agree up to the first completion either of them shows (a subscriber's or
+/// a probe's): they part at a completion or after one.
+private func agreeUntilACompletion(_ openCombine: [String], _ ripple: [String]) -> Bool {
+    let common = min(openCombine.count, ripple.count)
+    let split = (0..<common).first { openCombine[$0] != ripple[$0] } ?? common
+    let isCompletion = { (event: String) -> Bool in
+        let parts = event.split(separator: " ", maxSplits: 2)
+        return parts.count >= 2 && (parts[0] == "S" || parts[0].hasPrefix("P")) && parts[1] == "completion"
+    }
+    return openCombine[..<min(split + 1, openCombine.count)].contains(where: isCompletion)
+        || ripple[..<min(split + 1, ripple.count)].contains(where: isCompletion)
+}
+
 /// OpenCombine's zip hands the demand the downstream returns for a tuple only to the upstream whose
 /// value completed it (as the return of its `receive(_:)`); Combine asks the other upstreams for it
 /// too (CombineX's ZipSpec "should send as many as demands", run against Combine: two subjects, 10
@@ -764,7 +777,11 @@ private func passesCompletionAtOnce(_ op: Op, failure: Bool) -> Bool {
 
 /// The known deviations that, undone together, make OpenCombine's history equal Ripple's.
 func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String]) -> String? {
-    if let zip = zipCompletesBeforeSubscription(c, openCombine: openCombine), openCombine != ripple {
+    // Narrowed: OpenCombine's history is no reference only from the completion it mishandles on;
+    // before the first completion (in either history) the two must agree.
+    if let zip = zipCompletesBeforeSubscription(c, openCombine: openCombine), openCombine != ripple,
+        agreeUntilACompletion(openCombine, ripple)
+    {
         return zip
     }
     if let zip = zipAsksEveryUpstreamForReturnedDemand(c, openCombine: openCombine, ripple: ripple) {
