@@ -118,13 +118,23 @@ func emit(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-func runWorker(from: Int, count: Int, base: UInt64) {
+/// - Parameter defect: the defect planted in Ripple's runs (the self-test): a case the defect
+///   leaves unchanged is not compared, and divergences are not shrunk.
+func runWorker(from: Int, count: Int, base: UInt64, defect: PlantedDefect? = nil, extended: Bool = false) {
     for i in from..<(from + count) {
-        let c = Case.generate(seed: base &+ UInt64(i))
+        let c = Case.generate(seed: base &+ UInt64(i), extended: extended)
+        if let defect {
+            emit("RIPPLE \(i)")
+            if RippleRunner.Runner.run(c, planting: defect) == RippleRunner.Runner.run(c) {
+                emit("UNAFFECTED \(i)")
+                continue
+            }
+            emit("AFFECTED \(i)")
+        }
         emit("OC \(i)")
         let expected = OpenCombineRunner.Runner.run(c)
         emit("RIPPLE \(i)")
-        let actual = RippleRunner.Runner.run(c)
+        let actual = RippleRunner.Runner.run(c, planting: defect)
         guard case .differs = compare(expected, actual) else {
             emit("OK \(i)")
             continue
@@ -136,6 +146,10 @@ func runWorker(from: Int, count: Int, base: UInt64) {
         if let item = openSourceItem(c, openCombine: expected, ripple: actual) {
             // Recognised without shrinking: the family is the source alone.
             emit("DIFF \(i) \(item.name)")
+            continue
+        }
+        if defect != nil {
+            emit("DIFF \(i) \(signature(c))")
             continue
         }
         emit("SHRINK \(i)")
@@ -219,9 +233,14 @@ struct Tally {
     var rippleHangs: [Int] = []
     var openCombineCrashes: [(Int, String)] = []
     var shrinkCrashes: [Int] = []
+    /// Self-test: the cases a planted defect changed, and the first seed reported as a divergence.
+    var affected = 0
+    var firstReported: Int?
 }
 
-func drive(count: Int, base: UInt64, deadline: TimeInterval) -> Tally {
+func drive(count: Int, base: UInt64, deadline: TimeInterval, defect: PlantedDefect? = nil, extended: Bool = false)
+    -> Tally
+{
     var tally = Tally()
     var next = 0
     while next < count {
@@ -230,7 +249,8 @@ func drive(count: Int, base: UInt64, deadline: TimeInterval) -> Tally {
         if process.executableURL?.path.contains("/") != true {
             process.executableURL = Bundle.main.executableURL
         }
-        process.arguments = ["--worker", String(next), String(count - next), String(base)]
+        process.arguments = ["--worker", String(next), String(count - next), String(base), defect?.rawValue ?? "-"]
+            + (extended ? ["extended"] : [])
         let pipe = Pipe()
         process.standardOutput = pipe
         let errPipe = Pipe()
@@ -259,12 +279,15 @@ func drive(count: Int, base: UInt64, deadline: TimeInterval) -> Tally {
                 case "RIPPLE": stage = "RIPPLE"; current = index
                 case "SHRINK": stage = "SHRINK"; current = index
                 case "OK": tally.ok += 1; stage = "none"; next = index + 1
+                case "UNAFFECTED": stage = "none"; next = index + 1
+                case "AFFECTED": tally.affected += 1
                 case "KNOWN":
                     tally.known[parts.count > 2 ? parts[2] : "?", default: 0] += 1
                     stage = "none"; next = index + 1
                 case "|": block.append(String(line.dropFirst(2)))
                 case "DIFF":
                     let key = parts.count > 2 ? parts[2] : "?"
+                    if tally.firstReported == nil { tally.firstReported = index }
                     if let item = openItem(for: key) {
                         let entry = tally.open[key]
                         tally.open[key] = ((entry?.count ?? 0) + 1, entry?.example ?? (["open item (\(item.owner)): \(item.what)"] + block))
@@ -321,20 +344,54 @@ func drive(count: Int, base: UInt64, deadline: TimeInterval) -> Tally {
 
 // MARK: Main
 
-if arguments.first == "--worker", arguments.count == 4,
+extension String {
+    func leftPadded(to width: Int) -> String { String(repeating: " ", count: Swift.max(0, width - count)) + self }
+}
+
+if arguments.first == "--worker", (5...6).contains(arguments.count),
     let from = Int(arguments[1]), let count = Int(arguments[2]), let base = UInt64(arguments[3])
 {
-    runWorker(from: from, count: count, base: base)
+    runWorker(
+        from: from, count: count, base: base, defect: PlantedDefect(rawValue: arguments[4]),
+        extended: arguments.count == 6)
     exit(0)
 }
 
+if arguments.contains("--self-test") {
+    // Each planted defect must be reported as a divergence (open), not excused as known: a rule
+    // that excuses every case a defect changes is too wide.
+    let count = value(after: "--count").flatMap(Int.init) ?? 3_000
+    let started = Date()
+    print("Self-test: \(PlantedDefect.allCases.count) defects planted in Ripple's runs, \(count) pipelines each")
+    var failed = false
+    for defect in PlantedDefect.allCases {
+        let tally = drive(count: count, base: 0, deadline: 20, defect: defect)
+        let reported = tally.diffs.values.reduce(0) { $0 + $1.count } + tally.open.values.reduce(0) { $0 + $1.count }
+            + tally.rippleCrashes.count + tally.rippleHangs.count
+        let known = tally.known.values.reduce(0, +)
+        let first = tally.firstReported.map { ", first at seed \($0)" } ?? ""
+        let verdict = reported > 0 ? "reported" : "MISSED"
+        print(
+            "  \(verdict): \(defect.rawValue): changes \(tally.affected) cases; \(reported) reported as divergences\(first), "
+                + "\(known) excused as known")
+        if arguments.contains("--verbose") {
+            for (reason, n) in tally.known.sorted(by: { $0.value > $1.value }) { print("      excused ×\(n): \(reason)") }
+        }
+        if reported == 0 { failed = true }
+    }
+    print(String(format: "Self-test done in %.1f s", Date().timeIntervalSince(started)))
+    exit(failed ? 1 : 0)
+}
+
+let extended = arguments.contains("--extended")
+
 if let text = value(after: "--describe"), let seed = UInt64(text) {
-    print(Case.generate(seed: seed))
+    print(Case.generate(seed: seed, extended: extended))
     exit(0)
 }
 
 if let text = value(after: "--case"), let seed = UInt64(text) {
-    let c = Case.generate(seed: seed)
+    let c = Case.generate(seed: seed, extended: extended)
     let (expected, actual) = histories(c)
     if let reason = knownOpenCombineDeviation(c, openCombine: expected, ripple: actual) {
         print("known: \(reason)")
@@ -356,7 +413,7 @@ if let text = value(after: "--count"), let n = Int(text) {
 
 let started = Date()
 print("Conformance: \(count) pipelines from seed \(base), Ripple against OpenCombine 0.14.0")
-let tally = drive(count: count, base: base, deadline: 20)
+let tally = drive(count: count, base: base, deadline: 20, extended: extended)
 let elapsed = Date().timeIntervalSince(started)
 
 let diffTotal = tally.diffs.values.reduce(0) { $0 + $1.count }
@@ -374,8 +431,18 @@ for (key, entry) in tally.diffs.sorted(by: { $0.value.count > $1.value.count }) 
     for line in entry.example { print("  " + line) }
 }
 if !tally.known.isEmpty {
-    print("\nKnown OpenCombine deviations (Conformance/README.md):")
+    print("\nKnown OpenCombine deviations (Conformance/README.md), by the rules a case needed together:")
     for (reason, n) in tally.known.sorted(by: { $0.key < $1.key }) { print("  \(reason): \(n)") }
+    // Per rule: how many known cases each rule took part in (a case may need several rules, so
+    // these add up to more than the known total).
+    var perRule: [String: Int] = [:]
+    for (reason, n) in tally.known {
+        for rule in reason.components(separatedBy: "; ") { perRule[rule, default: 0] += n }
+    }
+    print("\nKnown, per rule (cases the rule took part in):")
+    for (rule, n) in perRule.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+        print("  " + String(n).leftPadded(to: 7) + "  \(rule)")
+    }
 }
 if !tally.skipped.isEmpty {
     print("\nSkipped (inputs that crash OpenCombine, Conformance/README.md):")

@@ -25,10 +25,19 @@ public enum Source: Equatable, Sendable, CustomStringConvertible {
     /// Driven by the script's `send`/`finish`/`fail` steps.
     case passthrough
     case currentValue(Int)
+    // Extended shapes (`--extended`).
+    /// `Future { $0(.success(v)) }`, resolved at once.
+    case future(Int)
+    /// `Deferred { Just(v) }`.
+    case deferredJust(Int)
+    /// `Record(output: vs, completion: .finished)`.
+    case record([Int])
+    /// An `ObservableObjectPublisher`, mapped to 0; the script's `send` steps call its `send()`.
+    case objectWillChange
 
     public var isSubject: Bool {
         switch self {
-        case .passthrough, .currentValue: return true
+        case .passthrough, .currentValue, .objectWillChange: return true
         default: return false
         }
     }
@@ -41,6 +50,10 @@ public enum Source: Equatable, Sendable, CustomStringConvertible {
         case .fail: return "Fail(error: .source)"
         case .passthrough: return "PassthroughSubject()"
         case .currentValue(let v): return "CurrentValueSubject(\(v))"
+        case .future(let v): return "Future { $0(.success(\(v))) }"
+        case .deferredJust(let v): return "Deferred { Just(\(v)) }"
+        case .record(let vs): return "Record(output: \(vs), completion: .finished)"
+        case .objectWillChange: return "ObservableObjectPublisher().map { 0 }"
         }
     }
 }
@@ -109,6 +122,8 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
     case bufferKeepFull(Int)
     case prefixUntilOutputEmpty
     case dropUntilOutputJust
+    // Extended shapes (`--extended`).
+    case bufferCustomError(Int)
 
     public var description: String {
         switch self {
@@ -172,6 +187,7 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
         case .bufferKeepFull(let n): return "buffer(size: \(n), prefetch: .keepFull, whenFull: .dropNewest)"
         case .prefixUntilOutputEmpty: return "prefix(untilOutputFrom: Empty())"
         case .dropUntilOutputJust: return "drop(untilOutputFrom: Just(0))"
+        case .bufferCustomError(let n): return "buffer(size: \(n), prefetch: .keepFull, whenFull: .customError { .subject })"
         }
     }
 
@@ -180,11 +196,29 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .catchJust, .retry, .append, .prepend: return "async-api"
         case .zipWith, .flatMapJust, .flatMapOneAtATime, .switchToLatestJust,
-            .bufferByRequest, .bufferKeepFull, .prefixUntilOutputEmpty, .dropUntilOutputJust:
+            .bufferByRequest, .bufferKeepFull, .prefixUntilOutputEmpty, .dropUntilOutputJust, .bufferCustomError:
             return "engine"
         default: return "operators"
         }
     }
+}
+
+/// A deliberate one-line defect the oracle's self-test (`--self-test`) plants in Ripple's run of a
+/// pipeline: the oracle must report each as a divergence (open), not excuse it as a known
+/// deviation. Each is planted in the runner's model of the pipeline (a transparent stage, or the
+/// runner's hold on a subject), never in the library.
+public enum PlantedDefect: String, CaseIterable, Sendable {
+    /// A `[…].publisher` that never sends `.finished`.
+    case sequenceWithholdsFinished
+    /// `replaceEmpty(with:)` that never sends `.finished` (`[1].publisher.replaceEmpty(with: 1)`
+    /// never completes).
+    case replaceEmptyNeverCompletes
+    /// A subject released as soon as it is subscribed to: the script's sends reach nobody.
+    case subjectReleasedEarly
+    /// `zip` that drops the demand its downstream returns for a tuple (a zip stall).
+    case zipLosesReturnedDemand
+    /// A cancel that never reaches the source: it goes on delivering.
+    case cancelNeverReachesTheSource
 }
 
 /// A demand as both runners spell it: `nil` is unlimited, 0 is none.
@@ -260,6 +294,8 @@ public struct Case: Equatable, Sendable, CustomStringConvertible {
     public var ops: [Op]
     public var plan: SubscriberPlan
     public var script: [Step]
+    /// What stands between the pipeline and the recording subscriber (extended shapes).
+    public var wrap: SubscriberWrap = .none
 
     public init(seed: UInt64, source: Source, ops: [Op], plan: SubscriberPlan, script: [Step]) {
         self.seed = seed
@@ -273,6 +309,11 @@ public struct Case: Equatable, Sendable, CustomStringConvertible {
         var lines = ["seed \(seed)", "  \(source)"]
         lines += ops.map { "  .\($0)" }
         lines.append("  \(plan)")
+        switch wrap {
+        case .none: break
+        case .anySubscriber: lines.append("  subscribed through AnySubscriber(subscriber)")
+        case .subject: lines.append("  subscribed through a PassthroughSubject the subscriber subscribes to")
+        }
         if !script.isEmpty { lines.append("  then: " + script.map(\.description).joined(separator: "; ")) }
         return lines.joined(separator: "\n")
     }
@@ -280,6 +321,31 @@ public struct Case: Equatable, Sendable, CustomStringConvertible {
 
 extension Case {
     /// The case a seed names.
+    /// The case a seed names; with `extended`, about a third of the seeds are changed (by a
+    /// generator of their own, so the others stay as they were) into the shapes added for issue
+    /// #25: `Future`, `Deferred`, `Record` and `ObservableObjectPublisher` sources,
+    /// `buffer(.customError)`, a subject or `AnySubscriber` as the subscriber.
+    public static func generate(seed: UInt64, extended: Bool) -> Case {
+        var c = generate(seed: seed)
+        guard extended else { return c }
+        var rng = SplitMix(seed: seed ^ 0x5EED_0F_25)
+        guard rng.chance(35) else { return c }
+        if rng.chance(40) {
+            switch rng.int(0...3) {
+            case 0: c.source = .future(rng.int(0...5))
+            case 1: c.source = .deferredJust(rng.int(0...5))
+            case 2: c.source = .record((0..<rng.int(0...4)).map { _ in rng.int(0...5) })
+            default:
+                c.source = .objectWillChange
+            }
+            if !c.source.isSubject { c.script.removeAll { if case .send = $0 { true } else { $0 == .finish || $0 == .fail } } }
+        }
+        // (`merge` and `combineLatest` are not in OpenCombine 0.14.0: the oracle cannot compare them.)
+        if rng.chance(30) { c.ops.insert(.bufferCustomError(rng.int(1...3)), at: rng.int(0...c.ops.count)) }
+        if rng.chance(30) { c.wrap = rng.chance(50) ? .anySubscriber : .subject }
+        return c
+    }
+
     public static func generate(seed: UInt64) -> Case {
         var rng = SplitMix(seed: seed)
         let source: Source
@@ -416,6 +482,15 @@ extension Case {
         }
         return out
     }
+}
+
+/// What stands between the pipeline and the recording subscriber.
+public enum SubscriberWrap: Equatable, Sendable {
+    case none
+    /// `pipe.subscribe(AnySubscriber(recorder))`.
+    case anySubscriber
+    /// `pipe.subscribe(relay)` where `relay` is a `PassthroughSubject` the recorder subscribed to.
+    case subject
 }
 
 /// The error the sources and throwing closures use.

@@ -11,9 +11,11 @@ import Ripple
 
 /// Runs one pipeline description and returns its event history.
 public enum Runner {
-    public static func run(_ c: Case) -> [String] {
+    /// - Parameter defect: a deliberate one-line defect to plant in this run (the oracle's
+    ///   self-test); the driver plants defects only in Ripple's runs.
+    public static func run(_ c: Case, planting defect: PlantedDefect? = nil) -> [String] {
         let log = EventLog()
-        let run = Run(log: log)
+        let run = Run(log: log, defect: defect)
         run.execute(c)
         return log.events
     }
@@ -41,20 +43,33 @@ private func describe(_ completion: Subscribers.Completion<any Error>) -> String
 /// Everything one run creates, so it can be released at the end.
 private final class Run {
     let log: EventLog
+    let defect: PlantedDefect?
     var probes: [AnyObject] = []
     var probeCount = 0
 
-    init(log: EventLog) { self.log = log }
+    init(log: EventLog, defect: PlantedDefect?) {
+        self.log = log
+        self.defect = defect
+    }
+
+    /// `p` with `defect` planted in it, when it is the defect this run plants.
+    func planting(_ planted: PlantedDefect, in p: Pipe) -> Pipe {
+        guard defect == planted else { return p }
+        let tamper = Tamper(upstream: p, defect: planted, run: self)
+        return tamper.eraseToAnyPublisher()
+    }
 
     func execute(_ c: Case) {
         var passthrough: PassthroughSubject<Int, any Error>?
         var current: CurrentValueSubject<Int, any Error>?
+        var objectWillChange: ObservableObjectPublisher?
         var pipe: Pipe
         switch c.source {
         case .just(let v):
             pipe = Just(v).setFailureType(to: (any Error).self).eraseToAnyPublisher()
         case .sequence(let vs):
             pipe = Publishers.Sequence<[Int], any Error>(sequence: vs).eraseToAnyPublisher()
+            pipe = planting(.sequenceWithholdsFinished, in: pipe)
         case .empty(let immediately):
             pipe = Empty<Int, any Error>(completeImmediately: immediately).eraseToAnyPublisher()
         case .fail:
@@ -67,18 +82,48 @@ private final class Run {
             let subject = CurrentValueSubject<Int, any Error>(v)
             current = subject
             pipe = subject.eraseToAnyPublisher()
+        case .future(let v):
+            pipe = Future<Int, any Error> { $0(.success(v)) }.eraseToAnyPublisher()
+        case .deferredJust(let v):
+            pipe = Deferred { Just(v).setFailureType(to: (any Error).self) }.eraseToAnyPublisher()
+        case .record(let vs):
+            pipe = Record<Int, any Error>(output: vs, completion: .finished).eraseToAnyPublisher()
+        case .objectWillChange:
+            let publisher = ObservableObjectPublisher()
+            objectWillChange = publisher
+            pipe = publisher.map { _ in 0 }.setFailureType(to: (any Error).self).eraseToAnyPublisher()
         }
+        pipe = planting(.cancelNeverReachesTheSource, in: pipe)
         for op in c.ops {
             pipe = apply(op, to: pipe)
         }
         let subscriber = Recorder(plan: c.plan, log: log)
-        pipe.subscribe(subscriber)
+        let relayed: AnyCancellable?
+        switch c.wrap {
+        case .none:
+            pipe.subscribe(subscriber)
+            relayed = nil
+        case .anySubscriber:
+            pipe.subscribe(AnySubscriber(subscriber))
+            relayed = nil
+        case .subject:
+            let relay = PassthroughSubject<Int, any Error>()
+            relay.subscribe(subscriber)
+            relayed = pipe.subscribe(relay)
+        }
+        if defect == .subjectReleasedEarly {
+            // The subject gone once subscribed: the script's sends and completions reach nobody.
+            passthrough = nil
+            current = nil
+            objectWillChange = nil
+        }
         for step in c.script {
             log.add("do \(step)")
             switch step {
             case .send(let v):
                 passthrough?.send(v)
                 current?.send(v)
+                objectWillChange?.send()
             case .finish:
                 passthrough?.send(completion: .finished)
                 current?.send(completion: .finished)
@@ -92,6 +137,7 @@ private final class Run {
             }
         }
         log.add("end")
+        withExtendedLifetime(relayed) {}
         // Break the cycles a run leaves (probes and the recorder keep what they were given).
         subscriber.subscription = nil
         for case let probe as Releasable in probes { probe.release() }
@@ -224,7 +270,7 @@ private final class Run {
         case .ignoreOutput:
             return p.ignoreOutput().map(absurd).eraseToAnyPublisher()
         case .replaceEmpty(let v):
-            return p.replaceEmpty(with: v).eraseToAnyPublisher()
+            return planting(.replaceEmptyNeverCompletes, in: p.replaceEmpty(with: v).eraseToAnyPublisher())
         case .replaceError(let v):
             return p.replaceError(with: v).setFailureType(to: (any Error).self).eraseToAnyPublisher()
         case .mapError:
@@ -252,7 +298,8 @@ private final class Run {
             let keyPath: KeyPath<Int, Int> = \.self
             return p.map(keyPath).eraseToAnyPublisher()
         case .zipWith(let vs):
-            return p.zip(Publishers.Sequence<[Int], any Error>(sequence: vs)).map { $0 + $1 }.eraseToAnyPublisher()
+            let zipped = p.zip(Publishers.Sequence<[Int], any Error>(sequence: vs)).map { $0 + $1 }.eraseToAnyPublisher()
+            return planting(.zipLosesReturnedDemand, in: zipped)
         case .flatMapJust:
             return p.flatMap { Just($0 + 1).setFailureType(to: (any Error).self) }.eraseToAnyPublisher()
         case .flatMapOneAtATime(let vs):
@@ -268,11 +315,84 @@ private final class Run {
             return p.prefix(untilOutputFrom: Empty<Int, Never>()).eraseToAnyPublisher()
         case .dropUntilOutputJust:
             return p.drop(untilOutputFrom: Just(0).setFailureType(to: (any Error).self)).eraseToAnyPublisher()
+        case .bufferCustomError(let n):
+            return p.buffer(size: n, prefetch: .keepFull, whenFull: .customError { TestError.subject })
+                .eraseToAnyPublisher()
         }
     }
 }
 
 private func absurd(_ never: Never) -> Int {}
+
+/// A transparent stage with one deliberate defect (`PlantedDefect`): everything passes through
+/// unchanged but for the one line the defect names. It describes itself as the subscription it
+/// wraps, so it is invisible in a history but for its defect.
+private struct Tamper: Publisher {
+    typealias Output = Int
+    typealias Failure = any Error
+
+    let upstream: Pipe
+    let defect: PlantedDefect
+    let run: Run
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == any Error {
+        let inner = TamperInner(downstream: subscriber, defect: defect)
+        run.probes.append(inner)
+        upstream.subscribe(inner)
+    }
+}
+
+private final class TamperInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    Releasable
+where Downstream.Input == Int, Downstream.Failure == any Error {
+    typealias Input = Int
+    typealias Failure = any Error
+
+    var downstream: Downstream?
+    var upstream: (any Subscription)?
+    let defect: PlantedDefect
+
+    init(downstream: Downstream, defect: PlantedDefect) {
+        self.downstream = downstream
+        self.defect = defect
+    }
+
+    var description: String { upstream.map { String(describing: $0) } ?? "Tamper" }
+
+    func release() {
+        downstream = nil
+        upstream = nil
+    }
+
+    func receive(subscription: any Subscription) {
+        upstream = subscription
+        downstream?.receive(subscription: self)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        let more = downstream?.receive(input) ?? .none
+        if defect == .zipLosesReturnedDemand { return .none }  // the defect
+        return more
+    }
+
+    func receive(completion: Subscribers.Completion<any Error>) {
+        if case .finished = completion,
+            defect == .sequenceWithholdsFinished || defect == .replaceEmptyNeverCompletes
+        {
+            return  // the defect
+        }
+        downstream?.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        upstream?.request(demand)
+    }
+
+    func cancel() {
+        if defect == .cancelNeverReachesTheSource { return }  // the defect
+        upstream?.cancel()
+    }
+}
 
 private protocol Releasable: AnyObject {
     func release()

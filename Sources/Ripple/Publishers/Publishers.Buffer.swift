@@ -35,6 +35,9 @@ extension Publishers {
     /// asks the cancelled upstream for nothing more (Combine still requests a refill from it for
     /// each held element it delivers).
     ///
+    /// Differs from Combine: a subscriber that cancels inside `receive(_:)` gets none of the
+    /// elements still held, and no completion: nothing is delivered after `cancel()` returns.
+    ///
     /// A `size` of zero holds nothing: every element that cannot be delivered at once is handled
     /// by `whenFull` (with `.dropOldest` it is the element dropped), and `.keepFull` asks its
     /// upstream for `.max(0)` — as in Combine, which does not trap on it either.

@@ -6,8 +6,8 @@ extension Publishers {
     /// `count` plus whatever the downstream asked for so far. The omitted elements return `.none`.
     ///
     /// Differs from Combine: a cancel made before the upstream subscription arrives is final — that
-    /// subscription is cancelled on arrival and nothing is delivered. Combine's ignores such an
-    /// early cancel, then requests and delivers.
+    /// subscription is cancelled on arrival and nothing is delivered, not even a completion the
+    /// upstream sends at once. Combine's ignores such an early cancel, then requests and delivers.
     public struct Drop<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

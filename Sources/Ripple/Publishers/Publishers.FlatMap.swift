@@ -10,6 +10,10 @@ extension Publishers {
     /// here (one per inner publisher), and an inner publisher that finishes meanwhile makes room for
     /// the next one. It finishes when the upstream and every inner
     /// publisher have finished and nothing waits; any failure cancels everything and fails.
+    ///
+    /// Differs from Combine: a subscriber that cancels inside `receive(_:)` gets nothing more —
+    /// not the elements still waiting here, not a completion (a drain under way when the cancel
+    /// comes stops there): nothing is delivered after `cancel()` returns.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
         public typealias Output = NewPublisher.Output

@@ -1,5 +1,8 @@
 extension Publishers {
     /// A publisher that performs the specified closures when publisher events occur.
+    ///
+    /// Differs from Combine: after the downstream cancelled, nothing more is passed on to it — no
+    /// value, no completion. Combine's passes on what its upstream still sends after a cancel.
     public struct HandleEvents<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

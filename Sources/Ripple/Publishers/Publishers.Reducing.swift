@@ -396,7 +396,9 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribeReducing(subscriber, name: "FirstWhere", initial: nil) { result, value in
+            // Combine's name for this subscription is "TryFirst" (as recorded against Apple's
+            // Combine: its `first(where:)` shares the throwing form's inner).
+            upstream.subscribeReducing(subscriber, name: "TryFirst", initial: nil) { result, value in
                 guard predicate(value) else { return false }
                 result = value
                 return true

@@ -7,6 +7,9 @@ extension Publishers {
     /// ```
     ///
     /// An empty sequence finishes at once, without waiting for demand.
+    ///
+    /// Differs from Combine: a subscriber that cancels inside `receive(_:)` of the last element
+    /// gets no `.finished` (Combine sends it): nothing is delivered after `cancel()` returns.
     public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
         public typealias Output = Elements.Element
 

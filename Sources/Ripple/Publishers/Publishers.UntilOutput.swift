@@ -41,6 +41,9 @@ extension Publishers {
     /// gets this publisher's subscription when the upstream's arrives, and its requests go upstream
     /// unchanged. The second publisher is asked for one element. Its completion (finished or
     /// failed) only means it will never trigger: elements keep flowing.
+    ///
+    /// Differs from Combine: its subscription describes itself as "PrefixUntilOutput"; Combine's
+    /// shows a longer name that contains it.
     public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

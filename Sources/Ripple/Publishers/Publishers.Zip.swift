@@ -8,6 +8,9 @@ extension Publishers {
     /// finished has no element left to pair, and fails as soon as one fails; then it cancels the
     /// others. As in Combine, the upstreams are subscribed first and the subscriber gets its
     /// subscription once every upstream has handed over its own.
+    ///
+    /// Differs from Combine: a subscriber that cancels inside `receive(_:)` of the last tuple gets
+    /// no `.finished` (Combine sends it): nothing is delivered after `cancel()` returns.
     public struct Zip<A, B>: Publisher
     where A: Publisher, B: Publisher,
         A.Failure == B.Failure {

@@ -464,7 +464,10 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         super.init()
     }
 
-    @usableFromInline var description: String { core.replaysCurrent ? "CurrentValueSubject" : "PassthroughSubject" }
+    // Combine's names (ObservableObjectPublisher's only user of `ignoresDemand`).
+    @usableFromInline var description: String {
+        core.ignoresDemand ? "ObservableObjectPublisher" : core.replaysCurrent ? "CurrentValueSubject" : "PassthroughSubject"
+    }
 
     @usableFromInline var customMirror: Mirror { Mirror(self, children: [:]) }
 

@@ -83,6 +83,18 @@ import Testing
         #expect(count(inherited) { inherited.inherited = 1; inherited.plain = 5 } == 1)
     }
 
+    /// As in Combine (OpenCombine's ObservableObjectTests, recorded against it): the subscription
+    /// describes itself as "ObservableObjectPublisher".
+    @Test func subscriptionDescribesItselfAsObservableObjectPublisher() {
+        let publisher = ObservableObjectPublisher()
+        let described = Locked("")
+        publisher.subscribe(
+            AnySubscriber<Void, Never>(
+                receiveSubscription: { subscription in described.withLock { $0 = String(describing: subscription) } },
+                receiveValue: { .none }, receiveCompletion: nil))
+        #expect(described.current == "ObservableObjectPublisher")
+    }
+
     @Test func manualSendReachesSubscribersEvenWithoutPublished() {
         let model = NoPublished()
         let events = Locked(0)

@@ -48,6 +48,9 @@ import Testing
         expectOwnSubscription("Output") { $0.output(at: 1) }
         expectOwnSubscription("HandleEvents") { $0.handleEvents() }
         expectOwnSubscription("First") { $0.first() }
+        // Combine's first(where:) describes its subscription as "TryFirst", not "FirstWhere".
+        expectOwnSubscription("TryFirst") { $0.first(where: { $0 > 1 }) }
+        expectOwnSubscription("TryFirstWhere") { $0.tryFirst(where: { $0 > 1 }) }
         expectOwnSubscription("Collect") { $0.collect() }
         expectOwnSubscription("Comparison") { $0.min() }
         expectOwnSubscription("SubscribeOn") { $0.subscribe(on: ImmediateScheduler.shared) }

@@ -13,7 +13,7 @@ import Testing
         case negativeDemand, noneFromJust, noneFromFuture, noneFromPassthrough, noneFromCurrentValue
         case noneFromPublished, noneFromMerge, noneFromCombineLatest, noneFromZip
         case noneFromFlatMap, noneFromSwitchToLatest, noneFromCollectByCount
-        case noneFromReplaceEmpty, noneFromCount, noneFromDebounce, noneFromAsyncSequence
+        case noneFromReplaceEmpty, noneFromCount, noneFromAsyncSequence, noneFromDropFirst
         case negativePrefix, subscribingNegativeDropFirst, negativeOutputAt, collectZero
         case collectByTimeOrCountZero, schedulerBackwards, schedulerZeroInterval
         case recordAfterCompletion, anySubscriberOfASubjectValueBeforeSubscription
@@ -34,8 +34,8 @@ import Testing
             case .noneFromCollectByCount: "CollectByCount: demand must be greater than zero"
             case .noneFromReplaceEmpty: "ReplaceEmpty: demand must be greater than zero"
             case .noneFromCount: "Count: demand must be greater than zero"
-            case .noneFromDebounce: "Debounce: demand must be greater than zero"
             case .noneFromAsyncSequence: "AsyncSequence publisher: demand must be greater than zero"
+            case .noneFromDropFirst: "Drop: demand must be greater than zero"
             case .negativePrefix: "prefix: maxLength must not be negative (got -1)"
             case .subscribingNegativeDropFirst: "dropFirst: count must not be negative (got -1)"
             case .negativeOutputAt: "output(at:): index must not be negative (got -1)"
@@ -81,8 +81,9 @@ import Testing
             case .noneFromCollectByCount: requestNone(subject.collect(2))
             case .noneFromReplaceEmpty: requestNone(subject.replaceEmpty(with: 0))
             case .noneFromCount: requestNone(subject.count())
-            case .noneFromDebounce: requestNone(subject.debounce(for: .seconds(1), scheduler: scheduler))
             case .noneFromAsyncSequence: requestNone(AsyncStream<Int> { $0.finish() }.publisher)
+            // As in Combine (OpenCombine's DropTests.testCrashesOnZeroDemand, recorded against it).
+            case .noneFromDropFirst: requestNone(subject.dropFirst())
             case .negativePrefix: _ = subject.prefix(-1)
             case .subscribingNegativeDropFirst:
                 // As in Combine, the trap comes when the publisher is subscribed, not when it is made.

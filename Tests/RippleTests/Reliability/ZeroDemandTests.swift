@@ -79,6 +79,44 @@ import Testing
         #expect(upstream.subscription.requests == [.unlimited])
     }
 
+    /// No test recorded against Combine shows `debounce` or `collect(.byTime…)` trapping on `.none`
+    /// (OpenCombine's `debounce`, which follows Combine's, takes it): it counts as no demand.
+    @Test func debounceIgnoresNone() {
+        let scheduler = TestScheduler()
+        let (upstream, recorder) = requests { $0.debounce(for: .seconds(1), scheduler: scheduler) }
+        upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.events == [.subscription])
+        recorder.request(.max(1))
+        upstream.send(2)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.events == [.subscription, .value(2)])
+        #expect(upstream.subscription.requests == [.unlimited])
+    }
+
+    @Test func collectByTimeIgnoresNone() {
+        let scheduler = TestScheduler()
+        let (upstream, recorder) = requests { $0.collect(.byTime(scheduler, .seconds(1))) }
+        #expect(upstream.subscription.requests.isEmpty)
+        recorder.request(.max(1))
+        #expect(upstream.subscription.requests == [.max(1)])
+        upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.events == [.subscription, .value([1])])
+    }
+
+    @Test func collectByTimeOrCountIgnoresNone() {
+        let scheduler = TestScheduler()
+        let (upstream, recorder) = requests { $0.collect(.byTimeOrCount(scheduler, .seconds(1), 2)) }
+        #expect(upstream.subscription.requests.isEmpty)
+        recorder.request(.max(1))
+        #expect(upstream.subscription.requests == [.max(2)])
+        upstream.send(1)
+        upstream.send(2)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.values == [[1, 2]])
+    }
+
     @Test func bufferIgnoresNone() {
         let (upstream, recorder) = requests { $0.buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest) }
         upstream.send(1)

@@ -104,6 +104,8 @@ where Downstream.Input == [Element] {
 
     override func request(_ demand: Subscribers.Demand) {
         super.request(demand)
+        // `.none` asks nothing more of the upstream (and does not trap).
+        guard demand > 0 else { return }
         forwardUpstream(count.map { demand * $0 } ?? .max(1))
     }
 

@@ -33,9 +33,12 @@ class TimedInner<Downstream: Subscriber, Context: Scheduler, Extra>: OperatorInn
         return true
     }
 
-    /// Counts the downstream's demand (the upstream was asked for everything).
+    /// Counts the downstream's demand (the upstream was asked for everything). A request for
+    /// `.none` counts nothing and does not trap: no test recorded against Combine shows a time
+    /// operator trapping on it (its recorded tests pass `.none` through `delay`, `timeout`,
+    /// `measureInterval` and ignore it in `throttle`), and OpenCombine's `debounce`, which follows
+    /// Combine's, takes it.
     override func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         countDemand(demand)
     }
 
