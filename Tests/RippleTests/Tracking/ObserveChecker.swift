@@ -75,11 +75,15 @@ final class ObserveChecker {
         var insideCompute: [Operation] = []
         /// Done from inside `deliver`, on the delivering thread, the first time it is called.
         var insideDeliver: [Operation] = []
+        /// Every run's `compute` writes what it read (`observe { model.count += 1 }`), adding 100: its
+        /// own write, which its tracking scope absorbs, must not make it run again.
+        var writesWhatItReads = false
 
         var description: String {
             var body = ""
             if !insideCompute.isEmpty { body += ", compute does \(insideCompute)" }
             if !insideDeliver.isEmpty { body += ", deliver does \(insideDeliver)" }
+            if writesWhatItReads { body += ", compute writes what it reads" }
             return "\(executor)\(body), threads \(threads)"
         }
     }
@@ -98,6 +102,8 @@ final class ObserveChecker {
         case skipWake
         /// A run's observer is armed without checking that the property is still as the run read it.
         case armIgnoresStaleRead
+        /// A run's tracking scope does not absorb the body's own write: it reads as a change.
+        case ownWriteNotAbsorbed
 
         var description: String {
             switch self {
@@ -107,6 +113,7 @@ final class ObserveChecker {
             case .cancelSkipsAwait: "cancel does not wait for the turn"
             case .skipWake: "leaving the turn wakes nobody"
             case .armIgnoresStaleRead: "arm ignores a stale read"
+            case .ownWriteNotAbsorbed: "the body's own write is not absorbed"
             }
         }
     }
@@ -169,6 +176,17 @@ extension ObserveChecker {
         var run: () -> Void
     }
 
+    /// What a run's `compute` read of the property (moved by its own writes).
+    final class Read {
+        var value: Int
+        var version: UInt64
+
+        init(value: Int, version: UInt64) {
+            self.value = value
+            self.version = version
+        }
+    }
+
     /// The observer one run made, as a token: the real (never armed) ``TrackingObserver`` the
     /// machine holds for it, and what became of it.
     final class ObserverToken {
@@ -215,6 +233,8 @@ extension ObserveChecker {
         var running: SimulatedThread!
         /// Threads between the start of `compute` and the end of their run (`runEnded`).
         var inRun: Set<Int> = []
+        /// Runs begun: more than ``runLimit`` means the loop runs forever.
+        var runs = 0
         var delivered: [Int] = []
         /// `start`'s critical section is over: the loop exists and a top-level cancel may come.
         var started = false
@@ -243,6 +263,9 @@ extension ObserveChecker {
         }
 
         // MARK: Running a schedule
+
+        /// More runs than the scripts' writes can cause: the loop would run forever.
+        static let runLimit = 12
 
         /// Runs one schedule, taking `prefix`'s choices first and the first runnable thread after.
         /// Returns each step's choice and how many threads could run there.
@@ -375,9 +398,14 @@ extension ObserveChecker {
         func runOnce(on thread: SimulatedThread, then: @escaping (Bool) -> Void) {
             push(thread, "compute: read") { [self] in
                 beginRun(on: thread)
-                let read = (value: value, version: version)
+                let read = Read(value: value, version: version)
                 push(thread, "lock: install") { [self] in
-                    install(read, on: thread, then: then)
+                    install((read.value, read.version), on: thread, then: then)
+                }
+                if script.writesWhatItReads {
+                    push(thread, "compute: write(\(read.value + 100))") { [self] in
+                        write(read.value + 100, on: thread, absorbingInto: read)
+                    }
                 }
                 if !computeNestedDone && !script.insideCompute.isEmpty {
                     computeNestedDone = true
@@ -392,7 +420,12 @@ extension ObserveChecker {
             if let other = inRun.first(where: { $0 != thread.index }) {
                 report("runs overlap: compute began on \(thread.name) during thread \(other)'s run")
             }
+            if let last = machine.observer, let token = tokens.first(where: { $0.observer === last }), !token.finished {
+                report("compute began on \(thread.name) with the last run's observer #\(token.number) still armed: the body's own writes would run it again")
+            }
             inRun.insert(thread.index)
+            runs += 1
+            if runs > Self.runLimit { report("the loop runs forever (\(runs) runs)") }
         }
 
         /// The critical section after `compute`, and what the run does after it.
@@ -513,10 +546,16 @@ extension ObserveChecker {
         }
 
         /// A store into the tracked property: the value and its version change, and the armed
-        /// observers are taken, in one critical section of its tracker; each is fired after it.
-        func write(_ new: Int, on thread: SimulatedThread) {
+        /// observers are taken, in one critical section of its tracker; each is fired after it. A
+        /// store from inside `compute` is absorbed by the run's tracking scope (`absorbOwnWrite`):
+        /// its read moves to the new version if nobody else wrote since.
+        func write(_ new: Int, on thread: SimulatedThread, absorbingInto read: Read? = nil) {
             value = new
             version &+= 1
+            if let read {
+                if read.version &+ 1 == version && mutation != .ownWriteNotAbsorbed { read.version = version }
+                read.value = new  // what the body computed from its own write
+            }
             let firing = armed
             armed = []
             for token in firing.reversed() {

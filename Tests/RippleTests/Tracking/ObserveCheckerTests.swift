@@ -10,36 +10,38 @@ extension Heavy {
         typealias Script = ObserveChecker.Script
 
         /// What the body does: nothing; from inside `deliver`, cancel its loop or write what it read;
-        /// from inside `compute`, cancel its loop.
-        static let bodies: [(compute: [Operation], deliver: [Operation])] = [
-            ([], []), ([], [.cancel]), ([], [.write(9)]), ([.cancel], []),
+        /// from inside `compute`, cancel its loop; in every `compute`, write what it read.
+        static let bodies: [Script] = [
+            Script(threads: []), Script(threads: [], insideDeliver: [.cancel]), Script(threads: [], insideDeliver: [.write(9)]),
+            Script(threads: [], insideCompute: [.cancel]), Script(threads: [], writesWhatItReads: true),
         ]
 
-        /// The loop started on one thread (which may write after it); on a second, writes, a cancel, or
-        /// both; on a third (when the second only writes), a cancel or another write. Each with both
-        /// executors and every body. Under a sanitizer, which checks nothing in this single-threaded
-        /// simulation but runs it ten times slower, the two-thread scripts only.
+        /// The loop started on one thread; on a second, one or two writes, a cancel, or a write and a
+        /// cancel; on a third (when the second only writes), a cancel or another write. Also the
+        /// starting thread writing after its first run, against a write or a cancel. Each with both
+        /// executors and every body — except that a body writing from inside `deliver` (which makes
+        /// every run longer) meets a single write only. Under a sanitizer, which checks nothing in this
+        /// single-threaded simulation but runs it ten times slower, the two-thread scripts only.
         static func scripts(threeThreads: Bool = !runningUnderSanitizer) -> [Script] {
-            let first: [[Operation]] = [[.start], [.start, .write(5)]]
             let second: [[Operation]] = [[.write(1)], [.write(1), .write(2)], [.cancel], [.write(1), .cancel]]
             let third: [[Operation]] = [[.cancel], [.write(3)]]
+            var threads: [[[Operation]]] = second.map { [[.start], $0] }
+            threads += [[.write(1)], [.cancel]].map { [[.start, .write(5)], $0] }
+            if threeThreads {
+                for b in second where !b.contains(.cancel) {
+                    threads += third.map { [[.start], b, $0] }
+                }
+            }
             var scripts: [Script] = []
             for executor in [ObserveChecker.Executor.inline, .separateThread] {
                 for body in bodies {
-                    for a in first {
-                        for b in second {
-                            scripts.append(
-                                Script(
-                                    threads: [a, b], executor: executor, insideCompute: body.compute,
-                                    insideDeliver: body.deliver))
-                            guard threeThreads, a == [.start], !b.contains(.cancel) else { continue }
-                            for c in third {
-                                scripts.append(
-                                    Script(
-                                        threads: [a, b, c], executor: executor, insideCompute: body.compute,
-                                        insideDeliver: body.deliver))
-                            }
-                        }
+                    for threads in threads {
+                        let writes = threads.joined().filter { if case .write = $0 { true } else { false } }.count
+                        if body.insideDeliver.contains(.write(9)) || body.writesWhatItReads, writes > 1 { continue }
+                        var script = body
+                        script.threads = threads
+                        script.executor = executor
+                        scripts.append(script)
                     }
                 }
             }
@@ -68,7 +70,9 @@ extension Heavy {
         @Test(arguments: ObserveChecker.Mutation.allCases)
         func aBrokenProtocolIsReported(_ mutation: ObserveChecker.Mutation) {
             var schedules = 0
-            for script in Self.scripts() {
+            let scripts = Self.scripts()
+            // The small scripts first: a defect shows in the fewest steps there.
+            for script in scripts.filter({ $0.threads.count == 2 }) + scripts.filter({ $0.threads.count == 3 }) {
                 switch ObserveChecker.explore(script, mutation: mutation) {
                 case .success(let count):
                     schedules += count
