@@ -307,7 +307,10 @@ extension ObserveChecker {
         func checkEnd() -> Violation? {
             if turn.isHeld { return fail("the turn is still held at the end") }
             for token in tokens where token.cancels != token.handedOut {
-                return fail("observer #\(token.number) was handed out \(token.handedOut) times, cancelled \(token.cancels) times")
+                return fail(
+                    "observer #\(token.number) was handed out \(token.handedOut) times, "
+                        + "cancelled \(token.cancels) times"
+                )
             }
             let current = machine.observer.map(ObjectIdentifier.init)
             for token in armed where ObjectIdentifier(token.observer) != current {
@@ -318,10 +321,14 @@ extension ObserveChecker {
                 return nil
             }
             if machine.status != .idle || machine.dirty {
-                return fail("the loop ends \(machine.status)\(machine.dirty ? ", dirty" : ""), with nothing left to run it")
+                return fail(
+                    "the loop ends \(machine.status)\(machine.dirty ? ", dirty" : ""), with nothing left to run it")
             }
             if delivered.last != value {
-                return fail("lost update: the last delivery was \(delivered.last.map(String.init) ?? "none"), the property holds \(value)")
+                return fail(
+                    "lost update: the last delivery was \(delivered.last.map(String.init) ?? "none"), "
+                        + "the property holds \(value)"
+                )
             }
             guard let live = tokens.first(where: { ObjectIdentifier($0.observer) == current }), live.armed else {
                 return fail("the loop is idle but its observer is not armed: the next write would be lost")
@@ -331,7 +338,8 @@ extension ObserveChecker {
 
         /// Pushes a step onto `thread`, above the ones it already has pending.
         func push(
-            _ thread: SimulatedThread, _ label: String, ready: @escaping () -> Bool = { true }, _ run: @escaping () -> Void
+            _ thread: SimulatedThread, _ label: String, ready: @escaping () -> Bool = { true },
+            _ run: @escaping () -> Void
         ) {
             thread.pending.append(Step(label: label, ready: ready, run: run))
         }
@@ -354,9 +362,8 @@ extension ObserveChecker {
                 }
             case .cancel:
                 // A cancel from outside needs the loop's token, which exists once the loop started.
-                return Step(label: "cancel (lock: state.cancel)", ready: { [unowned self] in nested || started }) { [self] in
-                    cancel(on: thread)
-                }
+                let ready = { [unowned self] in nested || started }
+                return Step(label: "cancel (lock: state.cancel)", ready: ready, run: { [self] in cancel(on: thread) })
             }
         }
 
@@ -421,7 +428,10 @@ extension ObserveChecker {
                 report("runs overlap: compute began on \(thread.name) during thread \(other)'s run")
             }
             if let last = machine.observer, let token = tokens.first(where: { $0.observer === last }), !token.finished {
-                report("compute began on \(thread.name) with the last run's observer #\(token.number) still armed: the body's own writes would run it again")
+                report(
+                    "compute began on \(thread.name) with the last run's observer #\(token.number) still armed: "
+                        + "the body's own writes would run it again"
+                )
             }
             inRun.insert(thread.index)
             runs += 1
@@ -429,7 +439,8 @@ extension ObserveChecker {
         }
 
         /// The critical section after `compute`, and what the run does after it.
-        func install(_ read: (value: Int, version: UInt64), on thread: SimulatedThread, then: @escaping (Bool) -> Void) {
+        func install(_ read: (value: Int, version: UInt64), on thread: SimulatedThread, then: @escaping (Bool) -> Void)
+        {
             let token = ObserverToken(number: tokens.count, readVersion: read.version)
             tokens.append(token)
             guard case .installed(let previous) = machine.install(token.observer) else {
@@ -483,7 +494,9 @@ extension ObserveChecker {
         /// unlocking).
         func runEnded(on thread: SimulatedThread, then: @escaping (Bool) -> Void) {
             inRun.remove(thread.index)
-            if mutation == .runEndedDropsDirty && machine.status == .running && machine.dirty, let observer = machine.observer {
+            if mutation == .runEndedDropsDirty && machine.status == .running && machine.dirty,
+                let observer = machine.observer
+            {
                 // The machine as `runEnded` leaves it when no change arrived: idle, armed on `observer`.
                 machine = ObserveMachine()
                 machine.start()
@@ -600,7 +613,9 @@ extension ObserveChecker {
         /// `TrackingObserver.cancel`: it leaves the property and never fires.
         func cancelObserver(_ token: ObserverToken) {
             token.cancels += 1
-            if token.cancels > token.handedOut { report("observer #\(token.number) was cancelled but never handed out") }
+            if token.cancels > token.handedOut {
+                report("observer #\(token.number) was cancelled but never handed out")
+            }
             guard !token.finished else { return }
             token.finished = true
             if token.armed {
@@ -634,7 +649,8 @@ extension ObserveChecker {
                 leaveTurn(on: thread, then: returned)
             case .wait(let waiter):
                 let key = ObjectIdentifier(waiter)
-                push(thread, "woken: lock, give the turn back", ready: { [unowned self] in woken.contains(key) }) { [self] in
+                let ready = { [unowned self] in woken.contains(key) }
+                push(thread, "woken: lock, give the turn back", ready: ready) { [self] in
                     woken.remove(key)
                     leaveTurn(on: thread, then: returned)
                 }

@@ -1,5 +1,6 @@
-@testable import Ripple
 import Testing
+
+@testable import Ripple
 
 /// `observe`'s loop through every interleaving of small scripts on two and three threads (see
 /// ``ObserveChecker``), and the checker's own teeth: deliberate defects in the protocol that it must
@@ -12,7 +13,8 @@ extension Heavy {
         /// What the body does: nothing; from inside `deliver`, cancel its loop or write what it read;
         /// from inside `compute`, cancel its loop; in every `compute`, write what it read.
         static let bodies: [Script] = [
-            Script(threads: []), Script(threads: [], insideDeliver: [.cancel]), Script(threads: [], insideDeliver: [.write(9)]),
+            Script(threads: []), Script(threads: [], insideDeliver: [.cancel]),
+            Script(threads: [], insideDeliver: [.write(9)]),
             Script(threads: [], insideCompute: [.cancel]), Script(threads: [], writesWhatItReads: true),
         ]
 
@@ -61,7 +63,9 @@ extension Heavy {
                     return
                 }
             }
-            print("ObserveChecker: \(threads) threads: \(scripts.count) scripts, \(schedules) interleavings, no violation")
+            print(
+                "ObserveChecker: \(threads) threads: \(scripts.count) scripts, \(schedules) interleavings, no violation"
+            )
             #expect(schedules > 1_000)
         }
 
@@ -77,7 +81,12 @@ extension Heavy {
                 case .success(let count):
                     schedules += count
                 case .failure(let violation):
-                    print("ObserveChecker, \(mutation): \(violation.message) (\(script), schedule \(violation.schedule + 1); \(schedules) interleavings of earlier scripts passed)\n  after: \(violation.trace.joined(separator: "; "))")
+                    print(
+                        "ObserveChecker, \(mutation): \(violation.message) "
+                            + "(\(script), schedule \(violation.schedule + 1); "
+                            + "\(schedules) interleavings of earlier scripts passed)\n"
+                            + "  after: \(violation.trace.joined(separator: "; "))"
+                    )
                     return
                 }
             }
