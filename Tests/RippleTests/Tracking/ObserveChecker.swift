@@ -42,12 +42,17 @@ final class ObserveChecker {
         case write(Int)
         /// `ObserveLoop.cancel` (at the top level, once the loop has started: its token exists).
         case cancel
+        /// `ObserveLoop.cancel` from inside a delivery of the subject the loop delivers into, holding
+        /// that subscriber's turn (`TrackedPublisher`: the current value replayed to a new subscriber
+        /// that cancels at once, as `first()` does).
+        case cancelWhileReceiving
 
         var description: String {
             switch self {
             case .start: "start"
             case .write(let value): "write(\(value))"
             case .cancel: "cancel"
+            case .cancelWhileReceiving: "cancel while receiving"
             }
         }
     }
@@ -78,12 +83,16 @@ final class ObserveChecker {
         /// Every run's `compute` writes what it read (`observe { model.count += 1 }`), adding 100: its
         /// own write, which its tracking scope absorbs, must not make it run again.
         var writesWhatItReads = false
+        /// `deliver` sends into a subject (`TrackedPublisher`): it takes the subscriber's turn for its
+        /// length, waiting while another thread holds it.
+        var deliversIntoSubject = false
 
         var description: String {
             var body = ""
             if !insideCompute.isEmpty { body += ", compute does \(insideCompute)" }
             if !insideDeliver.isEmpty { body += ", deliver does \(insideDeliver)" }
             if writesWhatItReads { body += ", compute writes what it reads" }
+            if deliversIntoSubject { body += ", deliver sends into a subject" }
             return "\(executor)\(body), threads \(threads)"
         }
     }
@@ -216,6 +225,8 @@ extension ObserveChecker {
         let mutation: Mutation?
         var machine = ObserveMachine()
         var turn = DeliveryTurn()
+        /// The turn of the subject's subscriber, when `deliver` sends into a subject.
+        var subscriberTurn = DeliveryTurn()
         var threads: [SimulatedThread] = []
         /// Runs the jobs of a separate-thread executor.
         var executorThread: SimulatedThread?
@@ -360,6 +371,16 @@ extension ObserveChecker {
                 return Step(label: "write(\(new)) (tracker lock: store, take the armed observers)") { [self] in
                     write(new, on: thread)
                 }
+            case .cancelWhileReceiving:
+                let ready = { [unowned self] in started }
+                return Step(label: "subject: take the subscriber's turn", ready: ready) { [self] in
+                    push(thread, "subject: give the subscriber's turn back") { [self] in
+                        leave(&subscriberTurn, on: thread) {}
+                    }
+                    enter(&subscriberTurn, on: thread, label: "subject") { [self] in
+                        push(thread, "receive: cancel (lock: state.cancel)") { [self] in cancel(on: thread) }
+                    }
+                }
             case .cancel:
                 // A cancel from outside needs the loop's token, which exists once the loop started.
                 let ready = { [unowned self] in nested || started }
@@ -464,7 +485,18 @@ extension ObserveChecker {
         ) {
             // Pushed in reverse: the top runs first.
             push(thread, "lock: runEnded, leave the turn") { [self] in runEnded(on: thread, then: then) }
-            push(thread, "deliver(\(read.value))") { [self] in deliver(read.value, on: thread) }
+            if script.deliversIntoSubject {
+                push(thread, "deliver returns: give the subscriber's turn back") { [self] in
+                    leave(&subscriberTurn, on: thread) {}
+                }
+                push(thread, "deliver(\(read.value)): take the subscriber's turn") { [self] in
+                    enter(&subscriberTurn, on: thread, label: "deliver(\(read.value))") { [self] in
+                        deliver(read.value, on: thread)
+                    }
+                }
+            } else {
+                push(thread, "deliver(\(read.value))") { [self] in deliver(read.value, on: thread) }
+            }
             push(thread, "arm observer #\(token.number)") { [self] in arm(token, on: thread) }
             if let previousToken {
                 push(thread, "cancel observer #\(previousToken.number)") { [self] in cancelObserver(previousToken) }
@@ -516,6 +548,34 @@ extension ObserveChecker {
             }
             let key = ObjectIdentifier(next)
             push(thread, "wake the next waiter") { [self] in
+                woken.insert(key)
+                then()
+            }
+        }
+
+        /// Takes `turn` (the subscriber's): `then` at once, or once woken (a step of its own).
+        func enter(_ turn: inout DeliveryTurn, on thread: SimulatedThread, label: String, then: @escaping () -> Void) {
+            switch turn.enter(thread.id, name: "subscriber") {
+            case .call:
+                then()
+            case .wait(let waiter):
+                let key = ObjectIdentifier(waiter)
+                let ready = { [unowned self] in woken.contains(key) }
+                push(thread, "\(label): woken with the subscriber's turn", ready: ready) { [self] in
+                    woken.remove(key)
+                    then()
+                }
+            }
+        }
+
+        /// Gives `turn` (the subscriber's) back, waking the next waiter after unlocking.
+        func leave(_ turn: inout DeliveryTurn, on thread: SimulatedThread, then: @escaping () -> Void) {
+            guard case .handOff(let next) = turn.leave() else {
+                then()
+                return
+            }
+            let key = ObjectIdentifier(next)
+            push(thread, "wake the subscriber's next waiter") { [self] in
                 woken.insert(key)
                 then()
             }

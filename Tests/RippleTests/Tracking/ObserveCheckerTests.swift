@@ -69,6 +69,23 @@ extension Heavy {
             #expect(schedules > 1_000)
         }
 
+        /// `TrackedPublisher { … }.first()` subscribed on one thread while another writes: the subject
+        /// replays its current value to the new subscriber holding that subscriber's turn, and `first()`
+        /// cancels upstream from inside it — `ObserveLoop.cancel`, which waits for the turn of the run the
+        /// writer started, while that run's `deliver` waits for the subscriber's turn to send the new
+        /// value. (The real loop does not hang: the wait graph traps on the cycle.)
+        @Test func aCancelFromInsideTheSubjectsReplayWaitsForARunDeliveringIntoIt() {
+            let script = Script(threads: [[.start, .cancelWhileReceiving], [.write(1)]], deliversIntoSubject: true)
+            withKnownIssue("cancel() waits for a run whose deliver waits for the cancelling thread's subscriber turn") {
+                switch ObserveChecker.explore(script) {
+                case .success(let count):
+                    print("ObserveChecker: \(script): \(count) interleavings, no violation")
+                case .failure(let violation):
+                    Issue.record("\(script):\n\(violation)")
+                }
+            }
+        }
+
         /// The checker is only as good as the defects it finds: each of these breaks the protocol in
         /// one line, and some script must show it.
         @Test(arguments: ObserveChecker.Mutation.allCases)
