@@ -233,14 +233,20 @@ final class ObserveLoop<Value>: TurnStorage<ObserveMachine>, @unchecked Sendable
         }
     }
 
-    func cancel() {
+    /// Stops the loop: no run starts after this. With `waitingForARun`, a run admitted before it and
+    /// under way on another thread is waited for, so nothing of the loop runs once `cancel()` has
+    /// returned (from inside a run the turn is this thread's already: no wait).
+    ///
+    /// `TrackedPublisher` does not wait: its cancel comes from inside a delivery of the subject the
+    /// runs deliver into, holding that subscriber's turn, and a run's `deliver` may be waiting for
+    /// exactly that turn (a cycle). The subject makes its own cancel final instead: a value a run
+    /// sends after it reaches no subscriber.
+    func cancel(waitingForARun: Bool = true) {
         lock.lock()
         let observer = state.cancel()
         lock.unlock()
         observer?.cancel()
-        // A run admitted before this cancel may be under way on another thread: wait for its turn,
-        // so nothing of this loop runs once `cancel()` has returned. From inside a run the turn is
-        // this thread's already (nested: no wait).
+        guard waitingForARun else { return }
         lock.lock()
         awaitTurnLocked(name: "observe")
     }
@@ -370,6 +376,10 @@ private final class InlineCall: @unchecked Sendable {
 /// A publisher of a tracked expression: its value on subscription, then its new value after every
 /// change of a tracked property it read (coalesced; with zero demand only the latest is kept).
 ///
+/// After the subscription is cancelled no value reaches the subscriber; an evaluation already under
+/// way on another thread may still finish (its value is dropped). Unlike ``observe(on:_:)``, the
+/// cancel does not wait for it: it may come from inside the very delivery that evaluation waits for.
+///
 /// ```swift
 /// let total = TrackedPublisher { basket.apples + basket.peaches }
 /// let cancellable = total.sink { print("total:", $0) }
@@ -391,7 +401,7 @@ public struct TrackedPublisher<Output>: Publisher, Sendable {
         let loop = ObserveLoop(executor: .immediate, compute: expression, deliver: { latest.send($0) })
         loop.start()
         latest.subject!
-            .handleEvents(receiveCancel: { loop.cancel() })
+            .handleEvents(receiveCancel: { loop.cancel(waitingForARun: false) })
             .subscribe(subscriber)
     }
 }

@@ -250,6 +250,8 @@ extension ObserveChecker {
         /// `start`'s critical section is over: the loop exists and a top-level cancel may come.
         var started = false
         var cancelReturned = false
+        /// The subject's subscriber cancelled its subscription (`first()`, after the loop's cancel).
+        var subscriberCancelled = false
         var computeNestedDone = false
         var deliverNestedDone = false
         /// Woken waiters.
@@ -378,7 +380,14 @@ extension ObserveChecker {
                         leave(&subscriberTurn, on: thread) {}
                     }
                     enter(&subscriberTurn, on: thread, label: "subject") { [self] in
-                        push(thread, "receive: cancel (lock: state.cancel)") { [self] in cancel(on: thread) }
+                        // `first()` cancels upstream: `handleEvents` cancels the loop (without waiting
+                        // for a run, as `TrackedPublisher` does), then the subject's subscription.
+                        push(thread, "receive: cancel the subject's subscription") { [self] in
+                            subscriberCancelled = true
+                        }
+                        push(thread, "receive: cancel (lock: state.cancel)") { [self] in
+                            cancel(on: thread, waitingForARun: false)
+                        }
                     }
                 }
             case .cancel:
@@ -491,7 +500,8 @@ extension ObserveChecker {
                 }
                 push(thread, "deliver(\(read.value)): take the subscriber's turn") { [self] in
                     enter(&subscriberTurn, on: thread, label: "deliver(\(read.value))") { [self] in
-                        deliver(read.value, on: thread)
+                        // A cancelled subscription takes nothing more: the value reaches nobody.
+                        if !subscriberCancelled { deliver(read.value, on: thread) }
                     }
                 }
             } else {
@@ -686,9 +696,16 @@ extension ObserveChecker {
 
         /// `ObserveLoop.cancel`, from inside its first critical section on: cancel the observer it
         /// hands out, then wait for the turn (at once, nested, from inside a run on this thread).
-        func cancel(on thread: SimulatedThread) {
+        func cancel(on thread: SimulatedThread, waitingForARun: Bool = true) {
             let observer = machine.cancel().map(handOut)
-            push(thread, "lock: await the turn") { [self] in awaitTurn(on: thread) }
+            if waitingForARun {
+                push(thread, "lock: await the turn") { [self] in awaitTurn(on: thread) }
+            } else {
+                // Returns at once: a run admitted before it may still compute, and send into the
+                // subject, whose cancelled subscription drops the value (`installed`). So
+                // `cancelReturned`, which forbids any later compute or deliver, stays unset.
+                push(thread, "return without waiting") {}
+            }
             if let observer {
                 push(thread, "cancel observer #\(observer.number)") { [self] in cancelObserver(observer) }
             }
