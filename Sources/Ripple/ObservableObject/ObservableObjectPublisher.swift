@@ -40,7 +40,12 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// fewer).
     @inlinable
     public func sink(receiveValue: @escaping () -> Void) -> AnyCancellable {
-        core.attachSink(receiveCompletion: nil, receiveValue: receiveValue)
+        if diagnosticsAreOn {
+            return RippleDiagnostics.recordSink(on: self, receiveCompletion: nil, receiveValue: receiveValue) {
+                core.attachSink(receiveCompletion: $0, receiveValue: $1)
+            }
+        }
+        return core.attachSink(receiveCompletion: nil, receiveValue: receiveValue)
     }
 }
 

@@ -42,7 +42,11 @@ extension _SubjectBacked {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        _attachSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        if diagnosticsAreOn {
+            return RippleDiagnostics.recordSink(
+                on: self, receiveCompletion: receiveCompletion, receiveValue: receiveValue, attach: _attachSink)
+        }
+        return _attachSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
 }
 
@@ -53,7 +57,11 @@ extension _SubjectBacked where Failure == Never {
     /// - Returns: A cancellable; dropping it cancels the subscription.
     @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        _attachSink(receiveCompletion: nil, receiveValue: receiveValue)
+        if diagnosticsAreOn {
+            return RippleDiagnostics.recordSink(
+                on: self, receiveCompletion: nil, receiveValue: receiveValue, attach: _attachSink)
+        }
+        return _attachSink(receiveCompletion: nil, receiveValue: receiveValue)
     }
 }
 

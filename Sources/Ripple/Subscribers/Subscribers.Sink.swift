@@ -119,6 +119,16 @@ extension Publisher {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
+        if diagnosticsAreOn {
+            return RippleDiagnostics.recordSink(
+                on: self, receiveCompletion: receiveCompletion, receiveValue: receiveValue
+            ) { receiveCompletion, receiveValue in
+                let sink = Subscribers.Sink<Output, Failure>(
+                    receiveCompletion: receiveCompletion ?? { _ in }, receiveValue: receiveValue)
+                subscribe(sink)
+                return AnyCancellable(object: sink)
+            }
+        }
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)

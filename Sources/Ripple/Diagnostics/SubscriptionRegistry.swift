@@ -1,0 +1,186 @@
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
+#endif
+
+/// The process-wide table behind ``RippleDiagnostics``: one entry per recorded subscription, from
+/// the moment it is made until it ends.
+///
+/// It keeps descriptions and weak references only. A `sink`'s entry ends when the sink lets its
+/// closures go (on completion, cancel, or when it is released), because the closures the sink is
+/// given then hold a ``SubscriptionProbe`` whose `deinit` ends it; an `assign`'s entry is looked at
+/// through a weak reference when a snapshot is taken.
+final class SubscriptionRegistry: Sendable {
+    static let shared = SubscriptionRegistry()
+
+    /// One recorded subscription.
+    struct Entry {
+        let id: Int
+        let publisher: RippleDiagnostics.PublisherNode
+        let subscriber: String
+        /// The ``DiagnosticsScope``s it was made in.
+        let scopes: [Int]
+        var demand: Subscribers.Demand?
+        /// `nil` where deliveries are not counted.
+        var values: Int?
+        var lastThread: UInt?
+        var status = RippleDiagnostics.LiveSubscription.Status.active
+        /// For subscribers looked at through a weak reference: the subscriber, and whether it is
+        /// still subscribed (asked outside the lock).
+        weak var object: AnyObject?
+        let isLive: (@Sendable (AnyObject) -> Bool)?
+    }
+
+    struct State {
+        var manual = false
+        var openScopes = 0
+        var nextID = 1
+        var nextScope = 1
+        var entries: [Int: Entry] = [:]
+        /// Weakly held entries are checked for release when the table grows past this.
+        var pruneAt = 256
+
+        var enabled: Bool { manual || openScopes > 0 }
+    }
+
+    private let state = LockedValue(State())
+
+    var isSwitchedOn: Bool { state.withLock { $0.manual } }
+
+    func switchOn(_ on: Bool) {
+        // Entries recorded outside any scope are forgotten when switched off; they go after unlocking.
+        let forgotten = state.withLock { state -> [Int: Entry] in
+            state.manual = on
+            diagnosticsSwitch.store(state.enabled, ordering: .relaxed)
+            guard !on else { return [:] }
+            let kept = state.openScopes > 0 ? state.entries.filter { !$0.value.scopes.isEmpty } : [:]
+            defer { state.entries = kept }
+            return state.entries
+        }
+        withExtendedLifetime(forgotten) {}
+    }
+
+    func openScope() -> DiagnosticsScope {
+        let id = state.withLock { state -> Int in
+            defer { state.nextScope += 1 }
+            state.openScopes += 1
+            diagnosticsSwitch.store(true, ordering: .relaxed)
+            return state.nextScope
+        }
+        return DiagnosticsScope(id: id, parent: DiagnosticsScope.current)
+    }
+
+    func closeScope() {
+        let forgotten = state.withLock { state -> [Int: Entry] in
+            state.openScopes -= 1
+            diagnosticsSwitch.store(state.enabled, ordering: .relaxed)
+            guard !state.enabled else { return [:] }
+            defer { state.entries = [:] }
+            return state.entries
+        }
+        withExtendedLifetime(forgotten) {}
+    }
+
+    /// Records a subscription; returns its ID.
+    func register(
+        publisher: RippleDiagnostics.PublisherNode, subscriber: String, demand: Subscribers.Demand?,
+        countsValues: Bool, object: AnyObject? = nil, isLive: (@Sendable (AnyObject) -> Bool)? = nil
+    ) -> Int {
+        let scopes = DiagnosticsScope.current?.ids ?? []
+        let (id, shouldPrune) = state.withLock { state -> (Int, Bool) in
+            let id = state.nextID
+            state.nextID += 1
+            state.entries[id] = Entry(
+                id: id, publisher: publisher, subscriber: subscriber, scopes: scopes, demand: demand,
+                values: countsValues ? 0 : nil, object: object, isLive: isLive)
+            guard state.entries.count >= state.pruneAt else { return (id, false) }
+            state.pruneAt = state.entries.count * 2
+            return (id, true)
+        }
+        if shouldPrune { prune() }
+        return id
+    }
+
+    /// A value was delivered to subscription `id` on `thread`.
+    func delivered(_ id: Int, thread: UInt) {
+        state.withLock { state in
+            guard state.entries[id] != nil else { return }
+            state.entries[id]!.values? += 1
+            state.entries[id]!.lastThread = thread
+        }
+    }
+
+    /// Subscription `id` is receiving its completion.
+    func completing(_ id: Int, with status: RippleDiagnostics.LiveSubscription.Status) {
+        state.withLock { state in
+            guard state.entries[id] != nil else { return }
+            state.entries[id]!.status = status
+        }
+    }
+
+    /// Subscription `id` ended.
+    func end(_ id: Int) {
+        let removed = state.withLock { $0.entries.removeValue(forKey: id) }
+        withExtendedLifetime(removed) {}
+    }
+
+    /// Drops the weakly held entries whose subscriber is gone or no longer subscribed.
+    private func prune() {
+        _ = snapshot(scope: nil)
+    }
+
+    /// The live entries (of scope `scope`, or all), oldest first; forgets the ended ones it finds.
+    func snapshot(scope: Int?) -> [RippleDiagnostics.LiveSubscription] {
+        let entries = state.withLock { state in
+            state.entries.values.filter { scope == nil || $0.scopes.contains(scope!) }
+        }
+        var live: [RippleDiagnostics.LiveSubscription] = []
+        var ended: [Int] = []
+        for entry in entries.sorted(by: { $0.id < $1.id }) {
+            if let isLive = entry.isLive {
+                // Asked outside the lock: the subscriber takes its own.
+                guard let object = entry.object, isLive(object) else {
+                    ended.append(entry.id)
+                    continue
+                }
+            }
+            live.append(
+                RippleDiagnostics.LiveSubscription(
+                    id: entry.id, publisher: entry.publisher, subscriber: entry.subscriber, demand: entry.demand,
+                    valuesDelivered: entry.values, status: entry.status, lastDeliveryThread: entry.lastThread))
+        }
+        if !ended.isEmpty {
+            let removed = state.withLock { state in ended.compactMap { state.entries.removeValue(forKey: $0) } }
+            withExtendedLifetime(removed) {}
+        }
+        return live
+    }
+}
+
+/// Held by the closures a recorded `sink` is given: counts their calls, and ends the entry when
+/// the sink lets them go.
+@usableFromInline
+final class SubscriptionProbe: Sendable {
+    let id: Int
+
+    init(id: Int) {
+        self.id = id
+    }
+
+    deinit {
+        SubscriptionRegistry.shared.end(id)
+    }
+
+    @usableFromInline
+    func delivered() {
+        SubscriptionRegistry.shared.delivered(id, thread: currentThreadID())
+    }
+
+    @usableFromInline
+    func completing<Failure: Error>(_ completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished: SubscriptionRegistry.shared.completing(id, with: .finished)
+        case .failure(let error):
+            SubscriptionRegistry.shared.completing(id, with: .failed(String(describing: error)))
+        }
+    }
+}
