@@ -38,8 +38,8 @@ var diagnosticsAreOn: Bool {
 public enum RippleDiagnostics {
     /// Whether Ripple records the subscriptions made from now on (`false` by default).
     ///
-    /// Switching it off stops recording and forgets what was recorded outside a
-    /// ``withRegistry(_:)`` scope still running.
+    /// Switching it off stops recording new ones; those already recorded stay listed in
+    /// ``liveSubscriptions`` until they end.
     public static var isEnabled: Bool {
         get { SubscriptionRegistry.shared.isSwitchedOn }
         set { SubscriptionRegistry.shared.switchOn(newValue) }

@@ -40,7 +40,7 @@ extension RippleDiagnostics {
             public let label: String?
         }
 
-        /// Publishers first, in the order the chains name them, then subscribers.
+        /// Publishers first, each after its upstreams, then subscribers.
         public let nodes: [Node]
         /// Publisher-to-publisher edges and one edge per subscription.
         public let edges: [Edge]
@@ -53,13 +53,15 @@ extension RippleDiagnostics {
             var objects: [ObjectIdentifier: String] = [:]
             var subscribers: [Node] = []
 
+            // Sources first: a node is added after its upstreams.
             func add(_ publisher: PublisherNode) -> String {
                 if let object = publisher.object, let id = objects[object] { return id }
+                let upstreams = publisher.upstreams.map(add)
                 let id = "p\(nodes.count + 1)"
                 nodes.append(Node(id: id, label: publisher.name, isSubscriber: false))
                 if let object = publisher.object { objects[object] = id }
-                for upstream in publisher.upstreams {
-                    let edge = Edge(from: add(upstream), to: id, label: nil)
+                for upstream in upstreams {
+                    let edge = Edge(from: upstream, to: id, label: nil)
                     if edgeSet.insert(edge).inserted { edges.append(edge) }
                 }
                 return id
@@ -85,11 +87,11 @@ extension RippleDiagnostics {
         /// digraph Ripple {
         ///   rankdir=LR;
         ///   node [shape=box, fontname="Helvetica"];
-        ///   p1 [label="Map"];
-        ///   p2 [label="PassthroughSubject"];
+        ///   p1 [label="PassthroughSubject"];
+        ///   p2 [label="Map"];
         ///   s1 [label="Sink", shape=ellipse];
-        ///   p2 -> p1;
-        ///   p1 -> s1 [label="#1 · demand unlimited · 0 values"];
+        ///   p1 -> p2;
+        ///   p2 -> s1 [label="#1 · demand unlimited · 0 values"];
         /// }
         /// ```
         public var dot: String {

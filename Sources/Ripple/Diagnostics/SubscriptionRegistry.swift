@@ -47,16 +47,10 @@ final class SubscriptionRegistry: Sendable {
     var isSwitchedOn: Bool { state.withLock { $0.manual } }
 
     func switchOn(_ on: Bool) {
-        // Entries recorded outside any scope are forgotten when switched off; they go after unlocking.
-        let forgotten = state.withLock { state -> [Int: Entry] in
+        state.withLock { state in
             state.manual = on
             diagnosticsSwitch.store(state.enabled, ordering: .relaxed)
-            guard !on else { return [:] }
-            let kept = state.openScopes > 0 ? state.entries.filter { !$0.value.scopes.isEmpty } : [:]
-            defer { state.entries = kept }
-            return state.entries
         }
-        withExtendedLifetime(forgotten) {}
     }
 
     func openScope() -> DiagnosticsScope {
@@ -70,14 +64,10 @@ final class SubscriptionRegistry: Sendable {
     }
 
     func closeScope() {
-        let forgotten = state.withLock { state -> [Int: Entry] in
+        state.withLock { state in
             state.openScopes -= 1
             diagnosticsSwitch.store(state.enabled, ordering: .relaxed)
-            guard !state.enabled else { return [:] }
-            defer { state.entries = [:] }
-            return state.entries
         }
-        withExtendedLifetime(forgotten) {}
     }
 
     /// Records a subscription; returns its ID.
