@@ -81,7 +81,7 @@ public enum RippleDiagnostics {
     ) rethrows -> (result: Result, alive: [LiveSubscription]) {
         let scope = SubscriptionRegistry.shared.openScope()
         defer { SubscriptionRegistry.shared.closeScope() }
-        let result = try DiagnosticsScope.$current.withValue(scope, operation: body)
+        let result = try DiagnosticsScope.task.withValue(scope, operation: body)
         return (result, SubscriptionRegistry.shared.snapshot(scope: scope.id))
     }
 
@@ -94,7 +94,7 @@ public enum RippleDiagnostics {
     ) async rethrows -> (result: Result, alive: [LiveSubscription]) {
         let scope = SubscriptionRegistry.shared.openScope()
         defer { SubscriptionRegistry.shared.closeScope() }
-        let result = try await DiagnosticsScope.$current.withValue(scope, operation: body, isolation: isolation)
+        let result = try await DiagnosticsScope.task.withValue(scope, operation: body, isolation: isolation)
         return (result, SubscriptionRegistry.shared.snapshot(scope: scope.id))
     }
 
@@ -127,7 +127,12 @@ public enum RippleDiagnostics {
 
 /// The scopes of ``RippleDiagnostics/withRegistry(_:)`` around the running code, innermost first.
 final class DiagnosticsScope: Sendable {
-    @TaskLocal static var current: DiagnosticsScope?
+    /// The innermost scope around the running code. (The `TaskLocal` class itself rather than the
+    /// `@TaskLocal` macro, which needs a compiler plugin.)
+    static let task = TaskLocal<DiagnosticsScope?>(wrappedValue: nil)
+
+    /// The innermost scope around the running code, if any.
+    static var current: DiagnosticsScope? { task.get() }
 
     let id: Int
     let parent: DiagnosticsScope?

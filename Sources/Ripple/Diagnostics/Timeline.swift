@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Android)
-import Android
+#if canImport(Dispatch)
+import Dispatch  // the monotonic clock (see `monotonicNanoseconds()`)
 #endif
 
 extension RippleDiagnostics {
@@ -207,19 +201,18 @@ extension RippleDiagnostics {
     }
 }
 
-/// Nanoseconds on a monotonic clock.
+/// Nanoseconds on a monotonic clock: Dispatch's uptime where there is Dispatch, the standard
+/// library's continuous clock elsewhere (WASI).
 func monotonicNanoseconds() -> UInt64 {
-    #if os(Windows)
-    let elapsed = windowsClockReference.duration(to: .now).components
-    return UInt64(elapsed.seconds) &* 1_000_000_000 &+ UInt64(elapsed.attoseconds / 1_000_000_000)
+    #if canImport(Dispatch)
+    return DispatchTime.now().uptimeNanoseconds
     #else
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    let elapsed = clockReference.duration(to: .now).components
+    return UInt64(elapsed.seconds) &* 1_000_000_000 &+ UInt64(elapsed.attoseconds / 1_000_000_000)
     #endif
 }
 
-#if os(Windows)
-/// Where ``monotonicNanoseconds()`` counts from on Windows: its first use.
-private let windowsClockReference = ContinuousClock.now
+#if !canImport(Dispatch)
+/// Where ``monotonicNanoseconds()`` counts from without Dispatch: its first use.
+private let clockReference = ContinuousClock.now
 #endif
