@@ -189,17 +189,30 @@ import Testing
     }
 
     @Test func theSwitchRecordsOutsideAnyScope() {
-        // Nothing else in the suite sets the manual switch, so this test owns it.
+        // Nothing else in the suite sets the manual switch, so this test owns it; other tests'
+        // subscriptions may be recorded meanwhile, so it looks for its own by a chain only it makes.
         #expect(!RippleDiagnostics.isEnabled)
         RippleDiagnostics.isEnabled = true
         defer { RippleDiagnostics.isEnabled = false }
         #expect(RippleDiagnostics.isEnabled)
         let subject = PassthroughSubject<Int, Never>()
-        let token = subject.sink { _ in }
-        let id = RippleDiagnostics.liveSubscriptions.last { $0.chain == "PassthroughSubject → Sink" }?.id
-        #expect(id != nil)
-        #expect(RippleDiagnostics.dump().contains("#\(id ?? 0) PassthroughSubject → Sink: demand unlimited, 0 values, active"))
+        let token = Labelled(upstream: subject).sink { _ in }
+        let mine = RippleDiagnostics.liveSubscriptions.filter { $0.chain == "PassthroughSubject → Labelled → Sink" }
+        #expect(mine.count == 1)
+        let id = mine.first?.id ?? 0
+        #expect(RippleDiagnostics.dump().contains("#\(id) PassthroughSubject → Labelled → Sink: demand unlimited, 0 values, active"))
         token.cancel()
         #expect(!RippleDiagnostics.liveSubscriptions.contains { $0.id == id })
+    }
+}
+
+/// A publisher of the test's own, to tell its subscriptions from everyone else's.
+private struct Labelled<Upstream: Publisher>: Publisher {
+    typealias Output = Upstream.Output
+    typealias Failure = Upstream.Failure
+    let upstream: Upstream
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        upstream.subscribe(subscriber)
     }
 }

@@ -14,6 +14,7 @@ import Testing
             .subscribe, .request(.unlimited, synchronous: false), .value("1"), .value("2"), .cancel,
         ])
         #expect(Set(timeline.events.map(\.subscription)) == [1])
+        #expect("\(timeline.events.map(\.kind))" == "[subscribe, request unlimited, value 1, value 2, cancel]")
         #expect(timeline.events.allSatisfy { $0.name == "numbers" })
     }
 
