@@ -141,9 +141,37 @@ extension RippleDiagnostics {
 }
 
 extension RippleDiagnostics {
-    /// Records a `sink` on `publisher` and gives `attach` closures that count values and end the
-    /// record when the sink lets them go. Reached only while diagnostics are on.
+    /// `sink` on any publisher, recorded: a ``Subscribers/Sink`` given counting closures. Not
+    /// inlinable, so that the client's specialized code for the unrecorded path is not duplicated
+    /// here. Reached only while diagnostics are on.
     @usableFromInline
+    static func recordedSink<P: Publisher>(
+        on publisher: P, receiveCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Void,
+        receiveValue: @escaping (P.Output) -> Void
+    ) -> AnyCancellable {
+        recordSink(on: publisher, receiveCompletion: receiveCompletion, receiveValue: receiveValue) {
+            receiveCompletion, receiveValue in
+            let sink = Subscribers.Sink<P.Output, P.Failure>(
+                receiveCompletion: receiveCompletion ?? { _ in }, receiveValue: receiveValue)
+            publisher.subscribe(sink)
+            return AnyCancellable(object: sink)
+        }
+    }
+
+    /// `sink` on a subject-backed publisher, recorded: its closures, counting, attached to the
+    /// subject's conduit. Reached only while diagnostics are on.
+    @usableFromInline
+    static func recordedSubjectSink<P: _SubjectBacked>(
+        on publisher: P, receiveCompletion: ((Subscribers.Completion<P.Failure>) -> Void)?,
+        receiveValue: @escaping (P.Output) -> Void
+    ) -> AnyCancellable {
+        recordSink(on: publisher, receiveCompletion: receiveCompletion, receiveValue: receiveValue) {
+            publisher._attachSink(receiveCompletion: $0, receiveValue: $1)
+        }
+    }
+
+    /// Records a `sink` on `publisher` and gives `attach` closures that count values and end the
+    /// record when the sink lets them go.
     static func recordSink<P: Publisher>(
         on publisher: P, receiveCompletion: ((Subscribers.Completion<P.Failure>) -> Void)?,
         receiveValue: @escaping (P.Output) -> Void,

@@ -41,9 +41,8 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     @inlinable
     public func sink(receiveValue: @escaping () -> Void) -> AnyCancellable {
         if diagnosticsAreOn {
-            return RippleDiagnostics.recordSink(on: self, receiveCompletion: nil, receiveValue: receiveValue) {
-                core.attachSink(receiveCompletion: $0, receiveValue: $1)
-            }
+            // Out of line and unspecialized: the client's code for the usual path stays as it was.
+            return RippleDiagnostics.recordedSubjectSink(on: self, receiveCompletion: nil, receiveValue: receiveValue)
         }
         return core.attachSink(receiveCompletion: nil, receiveValue: receiveValue)
     }

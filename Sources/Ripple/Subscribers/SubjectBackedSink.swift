@@ -43,8 +43,8 @@ extension _SubjectBacked {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         if diagnosticsAreOn {
-            return RippleDiagnostics.recordSink(
-                on: self, receiveCompletion: receiveCompletion, receiveValue: receiveValue, attach: _attachSink)
+            // Out of line and unspecialized: the client's code for the usual path stays as it was.
+            return RippleDiagnostics.recordedSubjectSink(on: self, receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         }
         return _attachSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
@@ -58,8 +58,8 @@ extension _SubjectBacked where Failure == Never {
     @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         if diagnosticsAreOn {
-            return RippleDiagnostics.recordSink(
-                on: self, receiveCompletion: nil, receiveValue: receiveValue, attach: _attachSink)
+            // Out of line and unspecialized: the client's code for the usual path stays as it was.
+            return RippleDiagnostics.recordedSubjectSink(on: self, receiveCompletion: nil, receiveValue: receiveValue)
         }
         return _attachSink(receiveCompletion: nil, receiveValue: receiveValue)
     }

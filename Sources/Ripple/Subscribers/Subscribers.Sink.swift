@@ -120,14 +120,8 @@ extension Publisher {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         if diagnosticsAreOn {
-            return RippleDiagnostics.recordSink(
-                on: self, receiveCompletion: receiveCompletion, receiveValue: receiveValue
-            ) { receiveCompletion, receiveValue in
-                let sink = Subscribers.Sink<Output, Failure>(
-                    receiveCompletion: receiveCompletion ?? { _ in }, receiveValue: receiveValue)
-                subscribe(sink)
-                return AnyCancellable(object: sink)
-            }
+            // Out of line and unspecialized: the client's code for the usual path stays as it was.
+            return RippleDiagnostics.recordedSink(on: self, receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         }
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)
