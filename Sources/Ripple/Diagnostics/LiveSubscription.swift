@@ -109,7 +109,8 @@ extension RippleDiagnostics {
             // A class publisher is a source here: reading its stored properties through a mirror
             // could race with its own lock.
             if type is AnyClass {
-                return PublisherNode(name: name, object: ObjectIdentifier(publisher as AnyObject))
+                let object = (publisher as? any DiagnosticSource)?.diagnosticIdentity
+                return PublisherNode(name: name, object: object ?? ObjectIdentifier(publisher as AnyObject))
             }
             var upstreams: [PublisherNode] = []
             if depth < 64 && budget > 0 {
@@ -177,21 +178,8 @@ extension RippleDiagnostics {
         receiveValue: @escaping (P.Output) -> Void,
         attach: (((Subscribers.Completion<P.Failure>) -> Void)?, @escaping (P.Output) -> Void) -> AnyCancellable
     ) -> AnyCancellable {
-        let id = SubscriptionRegistry.shared.register(
-            publisher: .of(publisher), subscriber: "Sink", demand: .unlimited, countsValues: true)
-        let probe = SubscriptionProbe(id: id)
-        let counted: (P.Output) -> Void = { value in
-            probe.delivered()
-            receiveValue(value)
-        }
-        guard let receiveCompletion else {
-            return attach(nil, counted)
-        }
-        return attach(
-            { completion in
-                probe.completing(completion)
-                receiveCompletion(completion)
-            }, counted)
+        let probe = SubscriptionRegistry.shared.registerSink(publisher: .of(publisher))
+        return attach(receiveCompletion.map(probe.counting), probe.counting(receiveValue))
     }
 
     /// Records a subscriber that is looked at through a weak reference (`assign`): `isLive` says
@@ -203,4 +191,22 @@ extension RippleDiagnostics {
             publisher: .of(publisher), subscriber: description, demand: .unlimited, countsValues: false,
             object: subscriber, isLive: isLive)
     }
+}
+
+/// A publisher whose identity in ``RippleDiagnostics``' graphs is an object of its own (a subject's
+/// storage), the same one its conduits report, so that both ways of subscribing meet in one node.
+protocol DiagnosticSource {
+    var diagnosticIdentity: ObjectIdentifier { get }
+}
+
+extension PassthroughSubject: DiagnosticSource {
+    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
+}
+
+extension CurrentValueSubject: DiagnosticSource {
+    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
+}
+
+extension ObservableObjectPublisher: DiagnosticSource {
+    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
 }

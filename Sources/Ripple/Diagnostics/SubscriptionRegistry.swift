@@ -21,9 +21,11 @@ final class SubscriptionRegistry: Sendable {
         let scopes: [Int]
         var demand: Subscribers.Demand?
         /// `nil` where deliveries are not counted.
+        /// For subscribers whose values are not counted by a probe: `nil` (not counted).
         var values: Int?
-        var lastThread: UInt?
         var status = RippleDiagnostics.LiveSubscription.Status.active
+        /// For sinks: the probe their closures hold, which counts the values and the thread.
+        weak var probe: SubscriptionProbe?
         /// For subscribers looked at through a weak reference: the subscriber, and whether it is
         /// still subscribed (asked outside the lock).
         weak var object: AnyObject?
@@ -70,6 +72,23 @@ final class SubscriptionRegistry: Sendable {
         }
     }
 
+    /// Records a `sink`; returns the probe its closures are to hold.
+    func registerSink(publisher: RippleDiagnostics.PublisherNode) -> SubscriptionProbe {
+        let scopes = DiagnosticsScope.current?.ids ?? []
+        let (probe, shouldPrune) = state.withLock { state -> (SubscriptionProbe, Bool) in
+            let probe = SubscriptionProbe(id: state.nextID)
+            state.nextID += 1
+            state.entries[probe.id] = Entry(
+                id: probe.id, publisher: publisher, subscriber: "Sink", scopes: scopes, demand: .unlimited,
+                values: 0, probe: probe, object: nil, isLive: nil)
+            guard state.entries.count >= state.pruneAt else { return (probe, false) }
+            state.pruneAt = state.entries.count * 2
+            return (probe, true)
+        }
+        if shouldPrune { prune() }
+        return probe
+    }
+
     /// Records a subscription; returns its ID.
     func register(
         publisher: RippleDiagnostics.PublisherNode, subscriber: String, demand: Subscribers.Demand?,
@@ -81,22 +100,13 @@ final class SubscriptionRegistry: Sendable {
             state.nextID += 1
             state.entries[id] = Entry(
                 id: id, publisher: publisher, subscriber: subscriber, scopes: scopes, demand: demand,
-                values: countsValues ? 0 : nil, object: object, isLive: isLive)
+                values: countsValues ? 0 : nil, probe: nil, object: object, isLive: isLive)
             guard state.entries.count >= state.pruneAt else { return (id, false) }
             state.pruneAt = state.entries.count * 2
             return (id, true)
         }
         if shouldPrune { prune() }
         return id
-    }
-
-    /// A value was delivered to subscription `id` on `thread`.
-    func delivered(_ id: Int, thread: UInt) {
-        state.withLock { state in
-            guard state.entries[id] != nil else { return }
-            state.entries[id]!.values? += 1
-            state.entries[id]!.lastThread = thread
-        }
     }
 
     /// Subscription `id` is receiving its completion.
@@ -133,10 +143,17 @@ final class SubscriptionRegistry: Sendable {
                     continue
                 }
             }
+            var values = entry.values
+            var lastThread: UInt?
+            if let probe = entry.probe {
+                values = probe.values.load(ordering: .relaxed)
+                let thread = probe.lastThread.load(ordering: .relaxed)
+                lastThread = thread == 0 ? nil : thread
+            }
             live.append(
                 RippleDiagnostics.LiveSubscription(
                     id: entry.id, publisher: entry.publisher, subscriber: entry.subscriber, demand: entry.demand,
-                    valuesDelivered: entry.values, status: entry.status, lastDeliveryThread: entry.lastThread))
+                    valuesDelivered: values, status: entry.status, lastDeliveryThread: lastThread))
         }
         if !ended.isEmpty {
             let removed = state.withLock { state in ended.compactMap { state.entries.removeValue(forKey: $0) } }
@@ -151,6 +168,10 @@ final class SubscriptionRegistry: Sendable {
 @usableFromInline
 final class SubscriptionProbe: Sendable {
     let id: Int
+    /// Values delivered (relaxed: a count read by snapshots, ordering nothing).
+    let values = AtomicCell<Int>(0)
+    /// The thread of the last one (0 before the first).
+    let lastThread = AtomicCell<UInt>(0)
 
     init(id: Int) {
         self.id = id
@@ -160,12 +181,29 @@ final class SubscriptionProbe: Sendable {
         SubscriptionRegistry.shared.end(id)
     }
 
-    @usableFromInline
-    func delivered() {
-        SubscriptionRegistry.shared.delivered(id, thread: currentThreadID())
+    /// `receiveValue`, counting its calls.
+    func counting<Output>(_ receiveValue: @escaping (Output) -> Void) -> (Output) -> Void {
+        { value in
+            self.delivered()
+            receiveValue(value)
+        }
     }
 
-    @usableFromInline
+    /// `receiveCompletion`, noting the completion first.
+    func counting<Failure: Error>(
+        _ receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+    ) -> (Subscribers.Completion<Failure>) -> Void {
+        { completion in
+            self.completing(completion)
+            receiveCompletion(completion)
+        }
+    }
+
+    func delivered() {
+        values.add(1, ordering: .relaxed)
+        lastThread.store(currentThreadID(), ordering: .relaxed)
+    }
+
     func completing<Failure: Error>(_ completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished: SubscriptionRegistry.shared.completing(id, with: .finished)

@@ -19,7 +19,7 @@ import Testing
         let subscription = alive[0]
         #expect(subscription.chain == "PassthroughSubject → Map → Filter → Sink")
         #expect(subscription.publisher.name == "Filter")
-        #expect(subscription.publisher.upstreams.first?.upstreams.first?.object == ObjectIdentifier(subject))
+        #expect(subscription.publisher.upstreams.first?.upstreams.first?.object != nil)
         #expect(subscription.subscriber == "Sink")
         #expect(subscription.demand == .unlimited)
         // Counted where the sink's closure is called: after map and filter.
@@ -27,6 +27,26 @@ import Testing
         #expect(subscription.status == .active)
         #expect(subscription.lastDeliveryThread != nil)
         cancellable.cancel()
+    }
+
+    /// A subject is one source whichever way a sink reaches it: attached to its conduit directly
+    /// (stateless operators) or through a `Subscribers.Sink` (stateful ones).
+    @Test func bothKindsOfSinkOnOneSubjectShareItsNode() {
+        let subject = PassthroughSubject<Int, Never>()
+        let other = PassthroughSubject<Int, Never>()
+        let (tokens, alive) = RippleDiagnostics.withRegistry {
+            [subject.map { $0 }.sink { _ in }, subject.scan(0, +).sink { _ in }, other.sink { _ in }]
+        }
+        let sources = alive.map { node in
+            var node = node.publisher
+            while let upstream = node.upstreams.first { node = upstream }
+            return node.object
+        }
+        #expect(sources.count == 3)
+        #expect(sources[0] != nil && sources[0] == sources[1])
+        #expect(sources[2] != nil && sources[2] != sources[0])
+        #expect(RippleDiagnostics.graph(alive).nodes.filter { $0.label == "PassthroughSubject" }.count == 2)
+        tokens.forEach { $0.cancel() }
     }
 
     @Test func aSinkThroughAStatefulOperatorIsRecorded() {
