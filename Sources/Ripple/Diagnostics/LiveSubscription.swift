@@ -124,6 +124,18 @@ extension RippleDiagnostics {
         /// "Ripple.Publishers.Map<…>" → "Map", "Ripple.Published<Swift.Int>.Publisher" →
         /// "Published.Publisher".
         static func shortName(of type: Any.Type) -> String {
+            let key = ObjectIdentifier(type)
+            if let name = shortNames.withLock({ $0[key] }) { return name }
+            let name = makeShortName(of: type)
+            shortNames.withLock { $0[key] = name }
+            return name
+        }
+
+        /// ``shortName(of:)`` of the types seen so far (`String(reflecting:)` is most of the cost
+        /// of recording a subscription).
+        private static let shortNames = LockedValue<[ObjectIdentifier: String]>([:])
+
+        private static func makeShortName(of type: Any.Type) -> String {
             var plain = ""
             var depth = 0
             for character in String(reflecting: type) {
