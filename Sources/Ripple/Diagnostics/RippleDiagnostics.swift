@@ -33,8 +33,9 @@ var diagnosticsAreOn: Bool {
 /// ```
 ///
 /// What is recorded: `sink` (on any publisher), `assign(to:on:)` and `assign(to:)` on a
-/// `@Published` property. Subscribers of your own passed to `subscribe(_:)`, and the operators'
-/// inner subscriptions, are not; they show up as the chain of the sink they feed.
+/// `@Published` property. Subscribers passed to `subscribe(_:)` (your own, an explicit
+/// ``Subscribers/Sink``, ``AnySubscriber``, a subject) and the operators' inner subscriptions are
+/// not; the inner ones show up as the chain of the sink they feed.
 public enum RippleDiagnostics {
     /// Whether Ripple records the subscriptions made from now on (`false` by default).
     ///
@@ -49,11 +50,12 @@ public enum RippleDiagnostics {
     ///
     /// ```swift
     /// RippleDiagnostics.isEnabled = true
-    /// let cancellable = Just(1).delay(for: .seconds(60), scheduler: DispatchQueue.main).sink { _ in }
-    /// print(RippleDiagnostics.liveSubscriptions.count)
-    /// // Prints "1"
+    /// let subject = PassthroughSubject<Int, Never>()
+    /// let cancellable = subject.sink { _ in }
+    /// print(RippleDiagnostics.liveSubscriptions.map(\.chain))
+    /// // Prints "["PassthroughSubject → Sink"]" (in a process that made no other)
     /// RippleDiagnostics.isEnabled = false
-    /// _ = cancellable
+    /// cancellable.cancel()
     /// ```
     public static var liveSubscriptions: [LiveSubscription] {
         SubscriptionRegistry.shared.snapshot(scope: nil)
@@ -107,7 +109,7 @@ public enum RippleDiagnostics {
     /// subject.send(1)
     /// print(RippleDiagnostics.dump())
     /// // Prints "1 live subscription"
-    /// // Prints "#7 PassthroughSubject → Filter → Sink: demand unlimited, 1 value, active, last on thread 0x…"
+    /// // Prints "#1 PassthroughSubject → Filter → Sink: demand unlimited, 1 value, active, last on thread 0x…"
     /// RippleDiagnostics.isEnabled = false
     /// _ = cancellable
     /// ```
