@@ -26,6 +26,8 @@ final class SubscriptionRegistry: Sendable {
         var status = RippleDiagnostics.LiveSubscription.Status.active
         /// For sinks: the probe their closures hold, which counts the values and the thread.
         weak var probe: SubscriptionProbe?
+        /// Whether it was made with a probe (gone: the sink has let its closures go).
+        var hasProbe: Bool = false
         /// For subscribers looked at through a weak reference: the subscriber, and whether it is
         /// still subscribed (asked outside the lock).
         weak var object: AnyObject?
@@ -80,7 +82,7 @@ final class SubscriptionRegistry: Sendable {
             state.nextID += 1
             state.entries[probe.id] = Entry(
                 id: probe.id, publisher: publisher, subscriber: "Sink", scopes: scopes, demand: .unlimited,
-                values: 0, probe: probe, object: nil, isLive: nil)
+                values: 0, probe: probe, hasProbe: true, object: nil, isLive: nil)
             guard state.entries.count >= state.pruneAt else { return (probe, false) }
             state.pruneAt = state.entries.count * 2
             return (probe, true)
@@ -145,7 +147,9 @@ final class SubscriptionRegistry: Sendable {
             }
             var values = entry.values
             var lastThread: UInt?
-            if let probe = entry.probe {
+            if entry.hasProbe {
+                // A probe already gone is a sink that ended: its deinit is removing the entry.
+                guard let probe = entry.probe else { continue }
                 values = probe.values.load(ordering: .relaxed)
                 let thread = probe.lastThread.load(ordering: .relaxed)
                 lastThread = thread == 0 ? nil : thread
