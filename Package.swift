@@ -53,6 +53,9 @@ let package = Package(
         // may use, and a program linking Ripple that runs under them.
         .target(name: "CRippleSandbox"),
         .executableTarget(name: "RippleSandboxProbe", dependencies: ["Ripple", "CRippleSandbox"]),
+        // Writes the example diagnostics files in Documentation/Diagnostics (README, "Seeing your
+        // pipelines"): a marble diagram as SVG, a trace for Perfetto, a live graph.
+        .executableTarget(name: "DiagnosticsExamples", dependencies: ["RippleTesting"]),
         .executableTarget(
             name: "Playground", dependencies: ["Ripple", "RippleObservation", "RippleUI"], path: "Playground"),
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),

@@ -13,6 +13,7 @@ let chapters: [Chapter] = [
     ViewModelBindingChapter(),
     EnvironmentChapter(),
     ObservableModelsChapter(),
+    SeeingPipelinesChapter(),
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

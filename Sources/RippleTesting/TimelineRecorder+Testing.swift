@@ -3,7 +3,8 @@ import Testing
 
 extension TimelineRecorder {
     /// Records a Swift Testing issue when the recording does not match `expected`; the issue's
-    /// message shows both marble diagrams one above the other.
+    /// message shows both marble diagrams one above the other, and the test gets them drawn as an
+    /// SVG image (``MarbleComparison/svg``) as an attachment.
     ///
     /// ```swift
     /// recorder.expectMarbles("-a--b-|", frame: .milliseconds(100))
@@ -22,6 +23,7 @@ extension TimelineRecorder {
         let comparison = compare(toMarbles: expected, frame: frame, label: label)
         if !comparison.matches {
             Issue.record("Marble diagrams differ\n\(comparison)", sourceLocation: sourceLocation)
+            Attachment.record(comparison.svg, named: "marbles.svg", sourceLocation: sourceLocation)
         }
         return comparison
     }
@@ -38,6 +40,7 @@ extension TimelineRecorder where Output: Equatable {
         let comparison = compare(toMarbles: expected, frame: frame, values: values)
         if !comparison.matches {
             Issue.record("Marble diagrams differ\n\(comparison)", sourceLocation: sourceLocation)
+            Attachment.record(comparison.svg, named: "marbles.svg", sourceLocation: sourceLocation)
         }
         return comparison
     }

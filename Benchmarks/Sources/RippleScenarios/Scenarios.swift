@@ -175,6 +175,47 @@ public enum Suite {
             }
         }
         #if !OPENCOMBINE
+        // RippleDiagnostics switched on (Ripple only): what recording a subscription costs. The
+        // rows with it off are the plain "sink+cancel" and "send, 1 sink" above. The closures differ
+        // from those rows' on purpose: identical ones are merged into one function by the compiler,
+        // which adds a jump to the rows above and changes their counts.
+        add("diagnostics on: sink+cancel") {
+            let counter = Sink()
+            let subject = PassthroughSubject<Int, Never>()
+            return .loop { n in
+                RippleDiagnostics.isEnabled = true
+                defer { RippleDiagnostics.isEnabled = false }
+                for _ in 0..<n {
+                    let token = subject.sink { counter.total &+= $0 &* 3 }
+                    token.cancel()
+                }
+            }
+        }
+        add("diagnostics on: map→filter→AnyPublisher→sink subscribe+cancel") {
+            let counter = Sink()
+            let subject = PassthroughSubject<Int, Never>()
+            return .loop { n in
+                RippleDiagnostics.isEnabled = true
+                defer { RippleDiagnostics.isEnabled = false }
+                for _ in 0..<n {
+                    let token = subject.map { $0 &* 5 }.filter { $0 & 3 == 0 }.eraseToAnyPublisher()
+                        .sink { counter.total &+= $0 &* 7 }
+                    token.cancel()
+                }
+            }
+        }
+        add("diagnostics on: send, 1 sink recorded") {
+            let counter = Sink()
+            let subject = PassthroughSubject<Int, Never>()
+            RippleDiagnostics.isEnabled = true
+            let token = subject.sink { counter.total &+= $0 &* 11 }
+            RippleDiagnostics.isEnabled = false
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { subject.send(i) }
+                }
+            }
+        }
         // OpenCombine 0.14 has neither merge nor combineLatest: Ripple and the floor only.
         add("merge fan-in, 2 subjects (per send)") {
             let counter = Sink()

@@ -40,7 +40,11 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
     /// fewer).
     @inlinable
     public func sink(receiveValue: @escaping () -> Void) -> AnyCancellable {
-        core.attachSink(receiveCompletion: nil, receiveValue: receiveValue)
+        if diagnosticsAreOn {
+            // Out of line and unspecialized: the client's code for the usual path stays as it was.
+            return RippleDiagnostics.recordedSubjectSink(on: self, receiveCompletion: nil, receiveValue: receiveValue)
+        }
+        return core.attachSink(receiveCompletion: nil, receiveValue: receiveValue)
     }
 }
 

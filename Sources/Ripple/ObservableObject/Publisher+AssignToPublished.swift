@@ -17,6 +17,11 @@ extension Publisher where Failure == Never {
     public func assign(to published: inout Published<Output>.Publisher) {
         let box = published.box
         let subscriber = AssignToPublished(box: box)
+        if diagnosticsAreOn {
+            RippleDiagnostics.recordObject(on: self, subscriber: subscriber, description: "Assign") {
+                ($0 as? AssignToPublished<Output>)?.isSubscribed == true
+            }
+        }
         subscribe(subscriber)
         box.keep(AnyCancellable(object: subscriber))
     }
@@ -37,6 +42,11 @@ final class AssignToPublished<Value>: Subscriber, Cancellable, CustomStringConve
     }
 
     var description: String { "Assign" }
+
+    /// Whether it has not been cancelled or completed (for ``RippleDiagnostics``).
+    var isSubscribed: Bool {
+        lock.withLock { !status.isTerminal }
+    }
 
     func receive(subscription: any Subscription) {
         lock.lock()

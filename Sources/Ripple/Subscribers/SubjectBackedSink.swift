@@ -42,7 +42,11 @@ extension _SubjectBacked {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        _attachSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        if diagnosticsAreOn {
+            // Out of line and unspecialized: the client's code for the usual path stays as it was.
+            return RippleDiagnostics.recordedSubjectSink(on: self, receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        }
+        return _attachSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
 }
 
@@ -53,7 +57,11 @@ extension _SubjectBacked where Failure == Never {
     /// - Returns: A cancellable; dropping it cancels the subscription.
     @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        _attachSink(receiveCompletion: nil, receiveValue: receiveValue)
+        if diagnosticsAreOn {
+            // Out of line and unspecialized: the client's code for the usual path stays as it was.
+            return RippleDiagnostics.recordedSubjectSink(on: self, receiveCompletion: nil, receiveValue: receiveValue)
+        }
+        return _attachSink(receiveCompletion: nil, receiveValue: receiveValue)
     }
 }
 

@@ -108,6 +108,11 @@ extension Publisher where Failure == Never {
         to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root
     ) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+        if diagnosticsAreOn {
+            RippleDiagnostics.recordObject(on: self, subscriber: subscriber, description: subscriber.description) {
+                ($0 as? Subscribers.Assign<Root, Output>)?.object != nil
+            }
+        }
         subscribe(subscriber)
         return AnyCancellable(object: subscriber)
     }
