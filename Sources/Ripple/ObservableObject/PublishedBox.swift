@@ -58,12 +58,12 @@ class PublishedBoxBase: @unchecked Sendable {
         return observationSlot?.takeUnretainedValue()
     }
 
-    /// The object's will-change publisher linked to this box, if any.
+    /// The object's will-change publisher linked to this box, if any: one critical section of
+    /// `valueLock` (the link is written with both locks held).
     final var objectWillChange: ObservableObjectPublisher? {
-        guard let observation = existingObservation else { return nil }
-        observation.lock.lock()
-        defer { observation.lock.unlock() }
-        return observation.willChange
+        valueLock.lock()
+        defer { valueLock.unlock() }
+        return observationSlot?._withUnsafeGuaranteedRef { $0.willChange }
     }
 
     /// Links `publisher` unless one is linked already; returns the one linked afterwards.
@@ -72,7 +72,9 @@ class PublishedBoxBase: @unchecked Sendable {
         observation.lock.lock()
         defer { observation.lock.unlock() }
         if let existing = observation.willChange { return existing }
+        valueLock.lock()
         observation.willChange = publisher
+        valueLock.unlock()
         return publisher
     }
 
@@ -145,12 +147,13 @@ class PublishedBoxBase: @unchecked Sendable {
 /// tracker (its version and armed tracking observers), the object's will-change publisher, the
 /// `$property` subject, and the turn that orders observed writes.
 ///
-/// Its fields are guarded by its tracker's `lock`, except `version`, which a store changes with
-/// both that lock and the box's `valueLock` held, so either is enough to read it — the box reads
-/// its value and version together under `valueLock` alone.
+/// Its fields are guarded by its tracker's `lock`, except `version` and `willChange`, which are
+/// changed with both that lock and the box's `valueLock` held, so either is enough to read them —
+/// the box reads its value and version together, or the will-change link, under `valueLock` alone.
 @usableFromInline
 final class PublishedObservation: PropertyTracker, @unchecked Sendable {
-    /// The owning object's will-change publisher, once somebody asked for it.
+    /// The owning object's will-change publisher, once somebody asked for it. Like `version`, written
+    /// with this lock and the box's `valueLock` held, so either is enough to read it.
     @exclusivity(unchecked) @usableFromInline
     var willChange: ObservableObjectPublisher?
     /// The `$property` subject (a `SubjectCore<Value, Never>` of the box's `Value`), once used.
