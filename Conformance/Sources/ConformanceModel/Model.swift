@@ -296,6 +296,9 @@ public struct Case: Equatable, Sendable, CustomStringConvertible {
     public var script: [Step]
     /// What stands between the pipeline and the recording subscriber (extended shapes).
     public var wrap: SubscriberWrap = .none
+    /// A second subscriber, a `sink` logging as "T", subscribed to the source subject before the
+    /// pipeline (extended shapes; only for subject sources).
+    public var secondSubscriber = false
 
     public init(seed: UInt64, source: Source, ops: [Op], plan: SubscriberPlan, script: [Step]) {
         self.seed = seed
@@ -313,7 +316,9 @@ public struct Case: Equatable, Sendable, CustomStringConvertible {
         case .none: break
         case .anySubscriber: lines.append("  subscribed through AnySubscriber(subscriber)")
         case .subject: lines.append("  subscribed through a PassthroughSubject the subscriber subscribes to")
+        case .sink: lines.append("  the subscriber is sink(receiveCompletion:receiveValue:) (the plan unused; cancel() cancels it)")
         }
+        if secondSubscriber { lines.append("  a sink T subscribed to the source subject first") }
         if !script.isEmpty { lines.append("  then: " + script.map(\.description).joined(separator: "; ")) }
         return lines.joined(separator: "\n")
     }
@@ -343,6 +348,14 @@ extension Case {
         // (`merge` and `combineLatest` are not in OpenCombine 0.14.0: the oracle cannot compare them.)
         if rng.chance(30) { c.ops.insert(.bufferCustomError(rng.int(1...3)), at: rng.int(0...c.ops.count)) }
         if rng.chance(30) { c.wrap = rng.chance(50) ? .anySubscriber : .subject }
+        // Drawn after the shapes above, so the seeds that had them keep them.
+        if c.wrap == .none, rng.chance(15) { c.wrap = .sink }
+        // Combine's ObservableObjectPublisher sends whatever the demand (OpenCombine's
+        // ObservableObjectTests.testBasicBehavior, recorded against Combine) and Combine's `catch`
+        // traps on a value nobody asked for (OpenCombine's CatchTests.testCatchCrashesOnUnwantedInput,
+        // recorded against Combine): that pipeline traps in Combine, as in Ripple. Not generated.
+        if c.source == .objectWillChange { c.ops.removeAll { if case .catchJust = $0 { true } else { false } } }
+        if c.source.isSubject, rng.chance(25) { c.secondSubscriber = true }
         return c
     }
 
@@ -491,6 +504,9 @@ public enum SubscriberWrap: Equatable, Sendable {
     case anySubscriber
     /// `pipe.subscribe(relay)` where `relay` is a `PassthroughSubject` the recorder subscribed to.
     case subject
+    /// `pipe.sink(receiveCompletion:receiveValue:)` logging as the recorder does ("S value",
+    /// "S completion"); the script's `cancel()` cancels it, its requests reach nobody.
+    case sink
 }
 
 /// The error the sources and throwing closures use.

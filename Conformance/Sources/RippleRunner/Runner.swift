@@ -97,6 +97,19 @@ private final class Run {
         for op in c.ops {
             pipe = apply(op, to: pipe)
         }
+        var second: AnyCancellable?
+        // T's events go to a log of their own, added after "end": the order in which a subject
+        // serves several subscribers is not defined (Combine documents none; OpenCombine's
+        // subjects keep them in a Set), so only each subscriber's own history is compared.
+        let secondLog = EventLog()
+        if c.secondSubscriber {
+            let log = secondLog
+            let subject: AnyPublisher<Int, any Error>? =
+                passthrough?.eraseToAnyPublisher() ?? current?.eraseToAnyPublisher()
+            second = subject?.sink(
+                receiveCompletion: { log.add("T completion \(describe($0))") },
+                receiveValue: { log.add("T value \($0)") })
+        }
         let subscriber = Recorder(plan: c.plan, log: log)
         let relayed: AnyCancellable?
         switch c.wrap {
@@ -110,6 +123,11 @@ private final class Run {
             let relay = PassthroughSubject<Int, any Error>()
             relay.subscribe(subscriber)
             relayed = pipe.subscribe(relay)
+        case .sink:
+            let log = self.log
+            relayed = pipe.sink(
+                receiveCompletion: { log.add("S completion \(describe($0))") },
+                receiveValue: { log.add("S value \($0)") })
         }
         if defect == .subjectReleasedEarly {
             // The subject gone once subscribed: the script's sends and completions reach nobody.
@@ -134,10 +152,13 @@ private final class Run {
                 subscriber.subscription?.request(demand(d))
             case .cancel:
                 subscriber.subscription?.cancel()
+                if c.wrap == .sink { relayed?.cancel() }
             }
         }
         log.add("end")
         withExtendedLifetime(relayed) {}
+        withExtendedLifetime(second) {}
+        for event in secondLog.events { log.add(event) }
         // Break the cycles a run leaves (probes and the recorder keep what they were given).
         subscriber.subscription = nil
         for case let probe as Releasable in probes { probe.release() }

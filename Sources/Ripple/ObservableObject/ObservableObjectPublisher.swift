@@ -4,9 +4,9 @@
 /// `ObservableObject.objectWillChange` of a class is one instance of this type, created on
 /// first access and kept for the object's lifetime.
 ///
-/// As in Combine, it does not wait for demand: every ``send()`` reaches every subscriber, whatever
-/// the subscriber requested (a subscriber that requested nothing, or `.max(1)` once, still
-/// receives each change).
+/// As in Combine, once a subscriber has made a request, every ``send()`` reaches it, whatever it
+/// requested (a subscriber that requested `.max(1)` once still receives each change). A subscriber
+/// that has requested nothing receives nothing.
 ///
 /// ```swift
 /// let publisher = ObservableObjectPublisher()

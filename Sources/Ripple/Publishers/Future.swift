@@ -55,9 +55,12 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let subscription = FutureSubscription(downstream: subscriber, future: self)
         lock.lock()
         let result = state.result
+        // A future already resolved hands its result to the subscription before the subscriber
+        // gets it, so a request made inside `receive(subscription:)` is served at once, as
+        // `Just`'s is (and Combine's conduit, which looks up its future's result when asked).
+        let subscription = FutureSubscription(downstream: subscriber, future: self, result: result)
         if result == nil {
             state.waiting.append(subscription)
         }
@@ -159,8 +162,11 @@ private final class FutureSubscription<Downstream: Subscriber>:
     private let lock = Lock()
     private var state: State
 
-    init(downstream: Downstream, future: Future<Downstream.Input, Downstream.Failure>) {
-        state = State(downstream: downstream, future: future)
+    init(
+        downstream: Downstream, future: Future<Downstream.Input, Downstream.Failure>,
+        result: Result<Downstream.Input, Downstream.Failure>?
+    ) {
+        state = State(downstream: downstream, result: result, future: future)
     }
 
     var description: String { "Future" }

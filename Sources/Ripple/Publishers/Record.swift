@@ -10,6 +10,9 @@
 /// let cancellable = record.sink { print($0) }
 /// // Prints "1", "2"
 /// ```
+///
+/// Differs from Combine: a subscriber that cancels inside `receive(_:)` of the last recorded value
+/// gets no `.finished` (Combine sends it): nothing is delivered after `cancel()` returns.
 public struct Record<Output, Failure: Error>: Publisher {
     /// A recorded sequence of outputs, followed by a completion value.
     public struct Recording {

@@ -33,8 +33,8 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
     @exclusivity(unchecked) @usableFromInline var registry: SubjectRegistry
     /// `true` for ``CurrentValueSubject``: new subscribers get the current value on their first demand.
     @usableFromInline let replaysCurrent: Bool
-    /// `true` for ``ObservableObjectPublisher``: as in Combine, every send reaches every subscriber,
-    /// whatever it asked for (each conduit starts with unlimited demand).
+    /// `true` for ``ObservableObjectPublisher``: as in Combine, every send reaches every subscriber
+    /// that has made a request, whatever it asked for (its first request counts as unlimited).
     @usableFromInline let ignoresDemand: Bool
     /// The public subject, retained while it has subscribers — as Combine's subscriptions retain
     /// their subject until cancelled or completed, so a subject only its subscribers (and weak
@@ -75,7 +75,6 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
                     return .none
                 }
             })
-        if ignoresDemand { conduit.machine.demand = .unlimited }
         retainLocked(subject)
         registry.append(conduit)
         lock.unlock()
@@ -517,8 +516,10 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         require(demand > 0, "\(description): demand must be greater than zero (got \(demand))")
+        // ObservableObjectPublisher: once asked for anything, every send goes through.
+        let asked: Subscribers.Demand = core.ignoresDemand ? .unlimited : demand
         core.lock.lock()
-        switch machine.request(demand, thread: currentThreadID(), subjectCompleted: core.state.completion != nil) {
+        switch machine.request(asked, thread: currentThreadID(), subjectCompleted: core.state.completion != nil) {
         case .done:
             core.lock.unlock()
         case .askUpstreams:

@@ -142,9 +142,11 @@ enum PublisherSideTableProbe {
 }
 
 extension ObjectWillChangeTests {
-    // Combine (ObservableObjectPublisherTests.testBasicBehavior, recorded against it): every send
-    // reaches every subscriber, whatever it requested — none, `.max(1)` once, or more later.
-    @Test func everySendReachesEverySubscriberWhateverItsDemand() {
+    // Combine (OpenCombine's ObservableObjectTests.testBasicBehavior, recorded against it): once a
+    // subscriber has requested `.max(2)`, every send reaches it — three, then more after a request
+    // of `.max(10)`. Before its first request a subscriber gets nothing: that test sends nothing
+    // before the request, and OpenCombine, which passes it, waits for the first request too.
+    @Test func everySendReachesEverySubscriberThatHasRequestedWhateverItsDemand() {
         let publisher = ObservableObjectPublisher()
         let none = Recorder<Void, Never>(demand: nil)
         let one = Recorder<Void, Never>(demand: .max(1))
@@ -153,11 +155,18 @@ extension ObjectWillChangeTests {
         publisher.send()
         publisher.send()
         publisher.send()
-        #expect(none.events.count == 4)
+        #expect(none.events.count == 1)
         #expect(one.events.count == 4)
+        none.request(.max(2))
+        #expect(none.events.count == 1)
+        publisher.send()
+        publisher.send()
+        publisher.send()
+        #expect(none.events.count == 4)
+        #expect(one.events.count == 7)
         none.cancel()
         publisher.send()
         #expect(none.events.count == 4)
-        #expect(one.events.count == 5)
+        #expect(one.events.count == 8)
     }
 }

@@ -49,6 +49,39 @@ import Testing
         b.cancel()
     }
 
+    /// A future already resolved serves a request made inside `receive(subscription:)` at once,
+    /// as `Just` does: the value and `.finished` arrive before that request returns, so an
+    /// operator that asks in its own `receive(subscription:)` (`buffer`'s prefetch) holds the value
+    /// before it hands its subscription on. Without a request, a failure still arrives right
+    /// after `receive(subscription:)` returns.
+    @Test func resolvedFutureDeliversInsideTheRequestThatAsksForIt() {
+        func log<F: Error>(_ future: Future<Int, F>, requesting: Bool) -> [String] {
+            let log = Locked<[String]>([])
+            future.subscribe(
+                AnySubscriber<Int, F>(
+                    receiveSubscription: { subscription in
+                        log.withLock { $0.append("subscription") }
+                        if requesting { subscription.request(.max(1)) }
+                        log.withLock { $0.append("returned") }
+                    },
+                    receiveValue: { value in
+                        log.withLock { $0.append("value \(value)") }
+                        return .none
+                    },
+                    receiveCompletion: { completion in
+                        let name = if case .finished = completion { "finished" } else { "failure" }
+                        log.withLock { $0.append(name) }
+                    }))
+            return log.current
+        }
+        let succeeded = Future<Int, Never> { $0(.success(3)) }
+        #expect(log(succeeded, requesting: true) == ["subscription", "value 3", "finished", "returned"])
+        #expect(log(succeeded, requesting: false) == ["subscription", "returned"])
+        let failed = Future<Int, TestError> { $0(.failure(TestError())) }
+        #expect(log(failed, requesting: true) == ["subscription", "failure", "returned"])
+        #expect(log(failed, requesting: false) == ["subscription", "returned", "failure"])
+    }
+
     @Test func lateSubscribersGetTheStoredResult() {
         let future = Future<String, Never> { $0(.success("done")) }
         _ = Recorder(for: future)
