@@ -289,7 +289,7 @@ struct ObserveMachine {
 
     /// The first run, started synchronously by the loop's creator.
     mutating func start() {
-        precondition(status == .idle, "Ripple: internal error: an observe loop started twice")
+        require(status == .idle, "Ripple: internal error: an observe loop started twice")
         status = .running
     }
 
