@@ -25,6 +25,18 @@ func eventually(within seconds: Double = 30, _ condition: () async -> Bool) asyn
     return await condition()
 }
 
+/// Whether the tests were built optimized (`swift test -c release`, as CI's AddressSanitizer run
+/// is). The exhaustive checkers run their three-thread scripts there, where they take seconds; a
+/// debug build (the plain `swift test`, the ThreadSanitizer run) runs the two-thread scripts, which
+/// already show every defect the checkers' mutation tests plant, in a fraction of the time.
+let runningOptimized: Bool = {
+    #if DEBUG
+    return false
+    #else
+    return true
+    #endif
+}()
+
 /// The heavy suites (stress, the randomized model, lifetimes, the re-entrancy matrix, and the
 /// concurrency tests of subjects, fan-in, tracking and ObservableObject) block the thread they run
 /// on. Grouped under one serialized suite, they take at
