@@ -26,9 +26,9 @@ func eventually(within seconds: Double = 30, _ condition: () async -> Bool) asyn
 }
 
 /// Whether the tests were built optimized (`swift test -c release`, as CI's AddressSanitizer run
-/// is). The exhaustive checkers run their three-thread scripts there, where they take seconds; a
-/// debug build (the plain `swift test`, the ThreadSanitizer run) runs the two-thread scripts, which
-/// already show every defect the checkers' mutation tests plant, in a fraction of the time.
+/// is). The exhaustive checkers run their three-thread scripts there (about a minute and a half
+/// under AddressSanitizer); a debug build (the plain `swift test`, the ThreadSanitizer run) runs the
+/// two-thread scripts, which already show every defect the checkers' mutation tests plant.
 let runningOptimized: Bool = {
     #if DEBUG
     return false
