@@ -26,7 +26,7 @@ import Ripple
 /// ```
 ///
 /// - ``Parts/observableModels``: Ripple's tracking scopes — ``Ripple/withTracking(_:onChange:)``,
-///   ``Ripple/track(_:phase:onChange:)``, ``Ripple/observe(on:_:)``, ``Ripple/TrackedPublisher``,
+///   ``Ripple/track(_:phase:onChange:)``, ``Ripple/observe(on:isolation:_:)``, ``Ripple/TrackedPublisher``,
 ///   ``Ripple/TrackedValues``, ``Ripple/PushPullComparison`` — see reads of toolchain `@Observable`
 ///   models, property by property, in both phases, exactly as they see `@Published` properties.
 ///   Events name the changed property's key path (``Ripple/TrackingEvent/keyPath``, matched with

@@ -1,4 +1,4 @@
-/// Where ``observe(on:_:)`` re-runs its closure.
+/// Where ``observe(on:isolation:_:)`` re-runs its closure.
 public struct ObserveExecutor: Sendable {
     let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
 
@@ -40,13 +40,16 @@ private func runIsolated(to actor: isolated any Actor, _ job: @Sendable () -> Vo
 ///   the thread running it, which runs again right after (for as long as such changes keep coming).
 /// - A body that writes what it reads (`observe { model.count += 1 }`) runs once per outside
 ///   change: its own writes do not trigger it.
-/// - `body` inherits the caller's isolation, as the toolchain's `Task { }` does: called from
-///   `@MainActor` code it may touch main-actor state, and its re-runs happen on the main actor (at
-///   once when the change is made on the main thread, otherwise right after); called from inside an
-///   actor, its re-runs are isolated to that actor. From non-isolated code it re-runs wherever
-///   `executor` says (by default synchronously, on the thread that made the change). Unlike
-///   `Task { }`'s operation, `body` is `@Sendable`: non-isolated code cannot capture a non-Sendable
-///   `self` in it, so a model that observes itself from its `init` is `@MainActor` or `Sendable`.
+/// - `body` runs where its caller is isolated: called from `@MainActor` code it may touch
+///   main-actor state, and its re-runs happen on the main actor (at once when the change is made on
+///   the main thread, otherwise right after); called from inside an actor, its re-runs are isolated
+///   to that actor. From non-isolated code it re-runs wherever `executor` says (by default
+///   synchronously, on the thread that made the change).
+/// - `body` need not be `@Sendable`, as a `sink`'s closure need not be: a view model that is not
+///   isolated to an actor can observe itself from its `init` (`observe { [weak self] in … }`).
+///   Runs never overlap, but from non-isolated code they happen on the threads that make the
+///   changes, as a `sink`'s values arrive on the threads that send them: what `body` touches must be
+///   safe to touch there (an isolated caller's re-runs stay on its actor).
 /// - Cancelling the returned token is final: once `cancel()` returns, no run starts, from any
 ///   thread. A run already under way on another thread is waited for; a cancel from inside the body
 ///   does not wait for itself.
@@ -60,57 +63,35 @@ private func runIsolated(to actor: isolated any Actor, _ job: @Sendable () -> Vo
 /// ```
 ///
 /// - Parameters:
-///   - executor: Where re-runs are started. An isolated `body` still runs isolated to its actor.
+///   - executor: Where re-runs are started. The body of an isolated caller still runs isolated to
+///     its actor.
+///   - isolation: The caller's isolation (leave the default): the actor the first run happens on
+///     and re-runs return to.
 ///   - body: The closure to run and re-run.
 /// - Returns: A token that cancels the observation (also when released).
 public func observe(
     on executor: ObserveExecutor = .immediate,
-    @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: @escaping () -> Void
 ) -> AnyCancellable {
-    let isolation = body.isolation
-    if let isolation {
-        // The first run happens here, on the caller, so the caller must be where `body` is isolated
-        // (what it is when `body` inherited the caller's isolation).
-        isolation.preconditionIsolated("Ripple: observe's body is isolated to an actor the caller is not on")
-        if isolation === MainActor.shared { noteMainActorThread() }
-    }
+    if let isolation, isolation === MainActor.shared { noteMainActorThread() }
+    let body = ObserveBody(run: body)
     let loop = ObserveLoop<Void>(
-        executor: executor, isolation: isolation, compute: synchronousBody(body), deliver: { _ in })
+        executor: executor, isolation: isolation, compute: { body.run() }, deliver: { _ in })
     loop.start()
     return AnyCancellable { loop.cancel() }
 }
 
-/// `body` as a plain synchronous closure. `observe` calls it only where its isolation holds: the
-/// first run on the caller (whose isolation `body` inherited), re-runs after hopping to
-/// `body.isolation`. (Swift 6 has no spelling for a synchronous call of an `@isolated(any)`
-/// function that is known to be on its actor; the value is the same closure either way.)
+/// The closure ``observe(on:isolation:_:)`` runs, which need not be `Sendable`.
 ///
-/// The closure is reinterpreted inside one-field structs rather than with `unsafeBitCast`: a
-/// generic over an `@isolated(any)` function type needs that type's runtime metadata, which Apple
-/// systems before macOS 15 / iOS 18 cannot produce; the structs' metadata needs nothing new.
-private func synchronousBody(_ body: @escaping @isolated(any) @Sendable () -> Void) -> @Sendable () -> Void {
-    require(
-        MemoryLayout<IsolatedBody>.size == MemoryLayout<PlainBody>.size,
-        "Ripple: unexpected layout of an @isolated(any) closure")
-    var isolated = IsolatedBody(body: body)
-    return withUnsafeMutablePointer(to: &isolated) { pointer in
-        UnsafeMutableRawPointer(pointer).withMemoryRebound(to: PlainBody.self, capacity: 1) { $0.pointee.body }
-    }
+/// Safe to share because the loop never runs it on two threads at once (each run holds the loop's
+/// delivery turn), an isolated caller's runs all happen on its actor, and a non-isolated caller's
+/// happen on the threads that change what it read — the contract `sink` has for its closure.
+private struct ObserveBody: @unchecked Sendable {
+    let run: () -> Void
 }
 
-/// An `@isolated(any)` closure in a struct, for ``synchronousBody(_:)``.
-private struct IsolatedBody {
-    /// The closure as `observe` received it.
-    let body: @isolated(any) @Sendable () -> Void
-}
-
-/// A plain closure in a struct, for ``synchronousBody(_:)``.
-private struct PlainBody {
-    /// The same closure, without its isolation in the type.
-    let body: @Sendable () -> Void
-}
-
-/// The engine behind ``observe(on:_:)``, the tracked publisher and the tracked async sequence:
+/// The engine behind ``observe(on:isolation:_:)``, the tracked publisher and the tracked async sequence:
 /// `compute` runs tracked, `deliver` gets its result outside the tracking scope.
 ///
 /// A ``TurnStorage`` running an ``ObserveMachine``: each method applies one transition under the
@@ -377,7 +358,7 @@ private final class InlineCall: @unchecked Sendable {
 /// change of a tracked property it read (coalesced; with zero demand only the latest is kept).
 ///
 /// After the subscription is cancelled no value reaches the subscriber; an evaluation already under
-/// way on another thread may still finish (its value is dropped). Unlike ``observe(on:_:)``, the
+/// way on another thread may still finish (its value is dropped). Unlike ``observe(on:isolation:_:)``, the
 /// cancel does not wait for it: it may come from inside the very delivery that evaluation waits for.
 ///
 /// ```swift

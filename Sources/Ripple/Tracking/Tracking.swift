@@ -57,7 +57,7 @@ private func armOneShot(
 /// it read — until the returned token is cancelled or released.
 ///
 /// The observer stays armed: no re-arming by hand, and so no write can fall between two armings.
-/// The set of properties is the one `apply` read; to follow a set that changes, use ``observe(on:_:)``.
+/// The set of properties is the one `apply` read; to follow a set that changes, use ``observe(on:isolation:_:)``.
 ///
 /// ```swift
 /// let token = track({ _ = basket.apples }, phase: .didSet) { _ in print("apples:", basket.apples) }

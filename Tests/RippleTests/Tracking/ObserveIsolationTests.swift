@@ -71,6 +71,59 @@ import Testing
         await store.stop()
     }
 
+    /// A view model isolated to no actor, as most written for Combine are, observing itself from its
+    /// `init` (issue 27: with a `@Sendable` body this did not compile, "capture of 'self' with
+    /// non-Sendable type in a '@Sendable' closure"; `Task { [weak self] in … }` and a `sending`
+    /// closure are rejected there too).
+    final class SearchViewModel: ObservableObject {
+        @Published var query = ""
+        private(set) var summaries: [String] = []
+        private var token: AnyCancellable?
+
+        init() {
+            token = observe { [weak self] in
+                guard let self else { return }
+                summaries.append("Searching for \(query)")
+            }
+        }
+    }
+
+    @Test func aNonIsolatedViewModelObservesItselfFromItsInit() {
+        do {
+            let model = SearchViewModel()
+            model.query = "ripple"
+            model.query = "ripples"
+            #expect(model.summaries == ["Searching for ", "Searching for ripple", "Searching for ripples"])
+        }
+        // The observation captured `self` weakly: the model went away with its token.
+        weak var released: SearchViewModel?
+        do {
+            let model = SearchViewModel()
+            released = model
+        }
+        #expect(released == nil)
+    }
+
+    /// The same from a non-isolated `init` with re-runs sent to the main actor.
+    final class MainRerunViewModel: ObservableObject, @unchecked Sendable {
+        @Published var count = 0
+        let seen = Locked<[Int]>([])
+        private var token: AnyCancellable?
+
+        init() {
+            token = observe(on: .mainActor) { [weak self] in
+                guard let self else { return }
+                seen.withLock { $0.append(count) }
+            }
+        }
+    }
+
+    @Test func aNonIsolatedInitSendsReRunsToTheMainActor() async {
+        let model = MainRerunViewModel()
+        await Task.detached { model.count = 3 }.value
+        #expect(await eventually { model.seen.current == [0, 3] })
+    }
+
     /// `withTracking`'s `apply` need not be `@Sendable`: it may touch the caller's state.
     @Test @MainActor func withTrackingTakesANonSendableApply() {
         let model = MainModel()
