@@ -61,7 +61,7 @@ let package = Package(
         .testTarget(name: "RippleTests", dependencies: ["Ripple", "RippleTesting"]),
         // Runs RippleSandboxProbe (built beside the tests) under those filters.
         .testTarget(name: "RippleSandboxTests", dependencies: ["RippleSandboxProbe"]),
-        .testTarget(name: "RippleObservationTests", dependencies: ["Ripple", "RippleObservation"]),
+        .testTarget(name: "RippleObservationTests", dependencies: ["Ripple", "RippleObservation", "RippleTesting"]),
         .testTarget(name: "RippleFoundationTests", dependencies: ["RippleFoundation", "RippleTesting"]),
         .testTarget(name: "RippleUITests", dependencies: ["RippleUI"]),
         .testTarget(name: "RippleTestingTests", dependencies: ["RippleTesting"]),

@@ -68,6 +68,50 @@ final class ObservationScopeHook: _ExternalScopeHook {
     func propertyName(of keyPath: AnyKeyPath) -> String? {
         PropertyNames.name(of: keyPath)
     }
+
+    /// Observation says which properties were read only to itself: its tracking value holds them
+    /// (an access list of key paths per object), handed over here by the handshake and read
+    /// through `Mirror`. If a future Observation lays that value out differently, the answer is
+    /// empty (RippleTesting's tests show it on this toolchain), never wrong.
+    func propertiesRead(_ body: () -> Void) -> [String] {
+        let handle = ScopeHandle.pool.take()
+        let handshake = Handshake()
+        withObservationTracking(
+            {
+                handle.read()
+                body()
+            },
+            willSet: { tracking in _ = handshake.accept(tracking) })
+        guard let tracking = handshake.received ?? handshake.perform(with: handle) else {
+            ScopeHandle.pool.retire(handle)
+            return []
+        }
+        tracking.cancel()
+        ScopeHandle.pool.give(handle)
+        return keyPathsRead(in: tracking)
+            .filter { type(of: $0).rootType != ScopeHandle.self }
+            .map { "\(type(of: $0).rootType).\(PropertyNames.name(of: $0) ?? "?")" }
+            .sorted()
+    }
+}
+
+/// The key paths an `ObservationTracking` holds: `list.entries[object].properties` in
+/// Observation's layout, found by label.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+private func keyPathsRead(in tracking: ObservationTracking) -> [AnyKeyPath] {
+    func child(_ label: String, of value: Any) -> Any? {
+        Mirror(reflecting: value).children.first { $0.label == label }?.value
+    }
+    guard let list = child("list", of: tracking), let entries = child("entries", of: list) else { return [] }
+    var keyPaths: [AnyKeyPath] = []
+    for entry in Mirror(reflecting: entries).children {
+        // A dictionary's children are (key, value) pairs.
+        guard let value = child("value", of: entry.value) ?? Mirror(reflecting: entry.value).children.dropFirst().first?.value,
+            let properties = child("properties", of: value) as? Set<AnyKeyPath>
+        else { continue }
+        keyPaths.append(contentsOf: properties)
+    }
+    return keyPaths
 }
 
 /// Free ``ScopeHandle``s, at most ``capacity`` of them (enough for the scopes a render pass

@@ -24,17 +24,27 @@ public func expectWillChange<Object: ObservableObject>(of object: Object, during
     try willChangeCount(of: object, during: body)
 }
 
-/// The tracked properties `body` read, as `"Type.property"` names in the order first read.
+/// The tracked properties `body` read, as `"Type.property"` names.
 ///
 /// ```swift
 /// #expect(propertiesRead { _ = basket.apples } == ["Basket.apples"])
 /// ```
 ///
-/// Lists the properties Ripple tracks itself: `@Published` ones and those of classes that use a
-/// `TrackingRegistrar`. Reads of toolchain `@Observable` models are not listed, even with the
-/// Observation bridge installed: Observation tells which property changed, not which were read.
-public func propertiesRead(_ body: () throws -> Void) rethrows -> [String] {
-    try trackedReads(body).reads.map(\.description)
+/// Lists the properties Ripple tracks itself — `@Published` ones and those of classes that use a
+/// `TrackingRegistrar` — in the order first read, then, with the Observation bridge installed
+/// (`ObservationBridge.install()`, in RippleObservation), those of toolchain `@Observable` models,
+/// sorted: Observation records what was read as a set. Without the bridge, reads of `@Observable`
+/// models are not seen (as `observe` does not see them).
+public func propertiesRead<E: Error>(_ body: () throws(E) -> Void) throws(E) -> [String] {
+    var outcome: Result<[TrackedRead], E> = .success([])
+    let observed = _ExternalTracking.otherSystemsPropertiesRead {
+        do throws(E) {
+            outcome = .success(try trackedReads(body).reads)
+        } catch {
+            outcome = .failure(error)
+        }
+    }
+    return try outcome.get().map(\.description) + observed
 }
 
 /// Watches objects through weak references, to assert they were released.

@@ -15,6 +15,10 @@ public protocol _ExternalScopeHook: AnyObject, Sendable {
     /// The name of the property a changed key path ends in, where the other system's key paths
     /// print none (an `@Observable` property's is computed), or `nil`.
     func propertyName(of keyPath: AnyKeyPath) -> String?
+
+    /// Runs `body` and returns the properties of the other system it read, as `"Type.property"`
+    /// names, sorted (the other system records reads as a set).
+    func propertiesRead(_ body: () -> Void) -> [String]
 }
 
 /// Not API: the reads another observation system saw in one tracking scope, as the scope's bridge

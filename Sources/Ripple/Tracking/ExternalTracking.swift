@@ -64,6 +64,16 @@ public enum _ExternalTracking {
         return scopeHookStorage.withLock { $0 }
     }
 
+    /// Runs `body` and returns the properties of another observation system it read (the scope
+    /// hook's ``_ExternalScopeHook/propertiesRead(_:)``); none when no scope hook is installed.
+    package static func otherSystemsPropertiesRead(_ body: () -> Void) -> [String] {
+        guard let hook = scopeHook else {
+            body()
+            return []
+        }
+        return hook.propertiesRead(body)
+    }
+
     static var hook: (any _ExternalTrackingHook)? {
         guard isInstalled else { return nil }
         return installed.withLock { $0 }
