@@ -108,7 +108,7 @@ public struct Published<Value> {
     /// It emits the current value when the subscriber first asks, then each new value before it is
     /// stored (the property still holds the old value while subscribers run). With zero demand it
     /// keeps only the latest value and delivers it on the next request. It never completes.
-    public struct Publisher: Ripple.Publisher {
+    public struct Publisher: RippleCore.Publisher {
         public typealias Output = Value
         public typealias Failure = Never
 
@@ -147,6 +147,12 @@ protocol PublishedField {
     var storageBox: PublishedBoxBase { get }
     /// The tracker of the property's storage box, if somebody has observed the property.
     var storageTracker: PropertyTracker? { get }
+}
+
+/// The tracker of `value`'s storage box when `value` is a `Published` property wrapper whose
+/// property somebody has observed, else `nil`.
+package func publishedStorageTracker(of value: Any?) -> PropertyTracker? {
+    (value as? any PublishedField)?.storageTracker
 }
 
 extension Published: PublishedField {

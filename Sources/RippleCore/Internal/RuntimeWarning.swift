@@ -11,7 +11,7 @@ import ucrt
 
 /// A mistake Ripple can see at run time but that is not an error: it is printed to standard error
 /// once per process, naming the fix.
-enum RuntimeWarning: Hashable, Sendable {
+package enum RuntimeWarning: Hashable, Sendable {
     /// A re-running observer's first run read nothing Ripple tracks, and no bridge to another
     /// tracking system is installed: it will never run again.
     case observerReadNothing

@@ -2,20 +2,20 @@
 import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
 #endif
 
-/// The process-wide table behind ``RippleDiagnostics``: one entry per recorded subscription, from
+/// The process-wide table behind `RippleDiagnostics` (in Ripple): one entry per recorded subscription, from
 /// the moment it is made until it ends.
 ///
 /// It keeps descriptions and weak references only. A `sink`'s entry ends when the sink lets its
 /// closures go (on completion, cancel, or when it is released), because the closures the sink is
 /// given then hold a ``SubscriptionProbe`` whose `deinit` ends it; an `assign`'s entry is looked at
 /// through a weak reference when a snapshot is taken.
-final class SubscriptionRegistry: Sendable {
-    static let shared = SubscriptionRegistry()
+package final class SubscriptionRegistry: Sendable {
+    package static let shared = SubscriptionRegistry()
 
     /// One recorded subscription.
     struct Entry {
         let id: Int
-        let publisher: RippleDiagnostics.PublisherNode
+        let publisher: RecordedPublisher
         let subscriber: String
         /// The ``DiagnosticsScope``s it was made in.
         let scopes: [Int]
@@ -23,7 +23,7 @@ final class SubscriptionRegistry: Sendable {
         /// `nil` where deliveries are not counted.
         /// For subscribers whose values are not counted by a probe: `nil` (not counted).
         var values: Int?
-        var status = RippleDiagnostics.LiveSubscription.Status.active
+        var status = RecordedStatus.active
         /// For sinks: the probe their closures hold, which counts the values and the thread.
         weak var probe: SubscriptionProbe?
         /// Whether it was made with a probe (gone: the sink has let its closures go).
@@ -48,16 +48,16 @@ final class SubscriptionRegistry: Sendable {
 
     private let state = LockedValue(State())
 
-    var isSwitchedOn: Bool { state.withLock { $0.manual } }
+    package var isSwitchedOn: Bool { state.withLock { $0.manual } }
 
-    func switchOn(_ on: Bool) {
+    package func switchOn(_ on: Bool) {
         state.withLock { state in
             state.manual = on
             diagnosticsSwitch.store(state.enabled, ordering: .relaxed)
         }
     }
 
-    func openScope() -> DiagnosticsScope {
+    package func openScope() -> DiagnosticsScope {
         let id = state.withLock { state -> Int in
             defer { state.nextScope += 1 }
             state.openScopes += 1
@@ -67,7 +67,7 @@ final class SubscriptionRegistry: Sendable {
         return DiagnosticsScope(id: id, parent: DiagnosticsScope.current)
     }
 
-    func closeScope() {
+    package func closeScope() {
         state.withLock { state in
             state.openScopes -= 1
             diagnosticsSwitch.store(state.enabled, ordering: .relaxed)
@@ -75,7 +75,7 @@ final class SubscriptionRegistry: Sendable {
     }
 
     /// Records a `sink`; returns the probe its closures are to hold.
-    func registerSink(publisher: RippleDiagnostics.PublisherNode) -> SubscriptionProbe {
+    func registerSink(publisher: RecordedPublisher) -> SubscriptionProbe {
         let scopes = DiagnosticsScope.current?.ids ?? []
         let (probe, shouldPrune) = state.withLock { state -> (SubscriptionProbe, Bool) in
             let probe = SubscriptionProbe(id: state.nextID)
@@ -93,7 +93,7 @@ final class SubscriptionRegistry: Sendable {
 
     /// Records a subscription; returns its ID.
     func register(
-        publisher: RippleDiagnostics.PublisherNode, subscriber: String, demand: Subscribers.Demand?,
+        publisher: RecordedPublisher, subscriber: String, demand: Subscribers.Demand?,
         countsValues: Bool, object: AnyObject? = nil, isLive: (@Sendable (AnyObject) -> Bool)? = nil
     ) -> Int {
         let scopes = DiagnosticsScope.current?.ids ?? []
@@ -112,7 +112,7 @@ final class SubscriptionRegistry: Sendable {
     }
 
     /// Subscription `id` is receiving its completion.
-    func completing(_ id: Int, with status: RippleDiagnostics.LiveSubscription.Status) {
+    func completing(_ id: Int, with status: RecordedStatus) {
         state.withLock { state in
             guard state.entries[id] != nil else { return }
             state.entries[id]!.status = status
@@ -131,11 +131,11 @@ final class SubscriptionRegistry: Sendable {
     }
 
     /// The live entries (of scope `scope`, or all), oldest first; forgets the ended ones it finds.
-    func snapshot(scope: Int?) -> [RippleDiagnostics.LiveSubscription] {
+    package func snapshot(scope: Int?) -> [RecordedSubscription] {
         let entries = state.withLock { state in
             state.entries.values.filter { scope == nil || $0.scopes.contains(scope!) }
         }
-        var live: [RippleDiagnostics.LiveSubscription] = []
+        var live: [RecordedSubscription] = []
         var ended: [Int] = []
         for entry in entries.sorted(by: { $0.id < $1.id }) {
             if let isLive = entry.isLive {
@@ -155,7 +155,7 @@ final class SubscriptionRegistry: Sendable {
                 lastThread = thread == 0 ? nil : thread
             }
             live.append(
-                RippleDiagnostics.LiveSubscription(
+                RecordedSubscription(
                     id: entry.id, publisher: entry.publisher, subscriber: entry.subscriber, demand: entry.demand,
                     valuesDelivered: values, status: entry.status, lastDeliveryThread: lastThread))
         }

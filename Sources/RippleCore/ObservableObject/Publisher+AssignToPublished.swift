@@ -18,7 +18,7 @@ extension Publisher where Failure == Never {
         let box = published.box
         let subscriber = AssignToPublished(box: box)
         if diagnosticsAreOn {
-            RippleDiagnostics.recordObject(on: self, subscriber: subscriber, description: "Assign") {
+            DiagnosticsRecording.recordObject(on: self, subscriber: subscriber, description: "Assign") {
                 ($0 as? AssignToPublished<Output>)?.isSubscribed == true
             }
         }

@@ -109,7 +109,7 @@ extension Publisher where Failure == Never {
     ) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
         if diagnosticsAreOn {
-            RippleDiagnostics.recordObject(on: self, subscriber: subscriber, description: subscriber.description) {
+            DiagnosticsRecording.recordObject(on: self, subscriber: subscriber, description: subscriber.description) {
                 ($0 as? Subscribers.Assign<Root, Output>)?.object != nil
             }
         }

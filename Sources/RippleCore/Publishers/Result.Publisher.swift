@@ -1,7 +1,7 @@
 extension Result {
     /// A publisher that publishes a result's output to each subscriber exactly once and then
     /// finishes, or fails immediately (without waiting for demand) if the result is a failure.
-    public struct Publisher: Ripple.Publisher {
+    public struct Publisher: RippleCore.Publisher {
         public typealias Output = Success
 
         /// The result to deliver to each subscriber.

@@ -42,7 +42,7 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
     public func sink(receiveValue: @escaping () -> Void) -> AnyCancellable {
         if diagnosticsAreOn {
             // Out of line and unspecialized: the client's code for the usual path stays as it was.
-            return RippleDiagnostics.recordedSubjectSink(on: self, receiveCompletion: nil, receiveValue: receiveValue)
+            return DiagnosticsRecording.recordedSubjectSink(on: self, receiveCompletion: nil, receiveValue: receiveValue)
         }
         return core.attachSink(receiveCompletion: nil, receiveValue: receiveValue)
     }

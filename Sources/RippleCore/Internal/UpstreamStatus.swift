@@ -1,7 +1,7 @@
 /// Where a subscriber stands with its upstream: the one decision every subscriber makes the same
 /// way (a second subscription, or one after termination, is cancelled).
 @usableFromInline
-enum UpstreamStatus {
+package enum UpstreamStatus {
     case awaitingSubscription
     case subscribed(any Subscription)
     case terminal
@@ -9,7 +9,7 @@ enum UpstreamStatus {
     /// Takes `subscription` if none came before and the subscriber has not terminated; otherwise
     /// returns `false`, and the caller cancels it (after unlocking).
     @inlinable
-    mutating func accept(_ subscription: any Subscription) -> Bool {
+    package mutating func accept(_ subscription: any Subscription) -> Bool {
         guard case .awaitingSubscription = self else { return false }
         self = .subscribed(subscription)
         return true
@@ -17,7 +17,7 @@ enum UpstreamStatus {
 
     /// The current subscription, if subscribed.
     @inlinable
-    var subscription: (any Subscription)? {
+    package var subscription: (any Subscription)? {
         if case .subscribed(let subscription) = self { return subscription }
         return nil
     }
@@ -37,7 +37,7 @@ enum UpstreamStatus {
 
     /// Marks the subscriber terminated; returns the subscription it had, for the caller to cancel.
     @inlinable
-    mutating func terminate() -> (any Subscription)? {
+    package mutating func terminate() -> (any Subscription)? {
         let previous = subscription
         self = .terminal
         return previous

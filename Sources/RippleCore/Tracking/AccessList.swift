@@ -8,19 +8,19 @@
 /// Recording is O(1) per read: a scope with few entries searches them (cheaper than hashing), and
 /// one with more than ``linearLimit`` (32) keeps an index by tracker identity, so a scope with n reads
 /// costs O(n), not O(n²).
-final class AccessCollector {
-    struct Access {
+package final class AccessCollector {
+    package struct Access {
         let trackerReference: Unmanaged<PropertyTracker>
         var version: UInt64
         /// The object the property belongs to (kept until the scope's observer is armed). For an
         /// external system's reads (``ExternalTracker``) it is the tracker itself.
         let objectReference: Unmanaged<AnyObject>
 
-        var tracker: PropertyTracker { trackerReference.takeUnretainedValue() }
-        var object: AnyObject { objectReference.takeUnretainedValue() }
+        package var tracker: PropertyTracker { trackerReference.takeUnretainedValue() }
+        package var object: AnyObject { objectReference.takeUnretainedValue() }
 
         /// Whether this entry is `tracker`'s (a pointer comparison: no reference is made).
-        func isOf(_ tracker: PropertyTracker) -> Bool {
+        package func isOf(_ tracker: PropertyTracker) -> Bool {
             trackerReference.toOpaque() == Unmanaged.passUnretained(tracker).toOpaque()
         }
 
@@ -28,14 +28,14 @@ final class AccessCollector {
         /// the only tracker recorded as its own object (every other belongs to the object read). A
         /// pointer comparison. Only the observers armed on such a tracker keep it alive (its system
         /// holds it weakly).
-        var isExternal: Bool { trackerReference.toOpaque() == objectReference.toOpaque() }
+        package var isExternal: Bool { trackerReference.toOpaque() == objectReference.toOpaque() }
     }
 
     /// Entries beyond which lookups go through `index`.
     static let linearLimit = 32
 
     /// Touched only by the thread whose scope this is.
-    @exclusivity(unchecked) private(set) var accesses: [Access] = []
+    @exclusivity(unchecked) package private(set) var accesses: [Access] = []
     /// Entry positions by tracker, kept once there are more than ``linearLimit`` entries.
     @exclusivity(unchecked) private var index: [UnsafeMutableRawPointer: Int] = [:]
     /// The enclosing scope's collector on the same thread, while this one is open (a scope's own
@@ -56,7 +56,7 @@ final class AccessCollector {
 
     /// Records a read; returns `false` when this property was already recorded in this scope.
     @discardableResult
-    func record(_ tracker: PropertyTracker, version: UInt64, object: AnyObject) -> Bool {
+    package func record(_ tracker: PropertyTracker, version: UInt64, object: AnyObject) -> Bool {
         // Repeated reads of one property are common (loops, computed properties); keep one entry,
         // with the oldest version seen — the conservative one. The last entry is the likeliest hit.
         if let last = accesses.last, last.isOf(tracker) { return false }
@@ -108,7 +108,7 @@ final class AccessCollector {
 /// scope that reports to its enclosing scope also runs `body` through the bridge, and what that
 /// system saw read becomes one more entry. (Scopes that only look — `trackedReads`, `matches` — do
 /// not: the other system cannot keep their reads from its own enclosing scopes.)
-func withAccesses<T, R, E: Error>(
+package func withAccesses<T, R, E: Error>(
     reportingToOuterScope: Bool = true, _ body: () throws(E) -> T,
     consume: (T, [AccessCollector.Access]) throws(E) -> R
 ) throws(E) -> R {
@@ -125,14 +125,14 @@ func withAccesses<T, R, E: Error>(
 /// functions their callers cannot specialize, so whatever they do generically (moving the result,
 /// rethrowing the error) runs through runtime metadata. Opening, closing and recycling a scope do
 /// not depend on the result's type.
-struct TrackingScope {
+package struct TrackingScope {
     let thread: Unmanaged<TrackingThread>
-    let collector: AccessCollector
+    package let collector: AccessCollector
     let outer: Unmanaged<AccessCollector>?
     let reportsToOuterScope: Bool
 
     /// Opens a scope: takes the thread's spare collector and makes it the current one.
-    init(reportingToOuterScope: Bool) {
+    package init(reportingToOuterScope: Bool) {
         let thread = TrackingThread.currentThread
         let collector = thread._withUnsafeGuaranteedRef { $0.takeSpare() }
         let outer = thread._withUnsafeGuaranteedRef { $0.current }
@@ -149,7 +149,7 @@ struct TrackingScope {
     /// arming may fire an observer at once, and whatever that runs (user code, a re-run of
     /// `observe`) must not be recorded in this scope. If `body` throws, the scope is also
     /// recycled.
-    func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package func run<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         let result: T
         do throws(E) {
             if reportsToOuterScope, let hook = _ExternalTracking.scopeHook {
@@ -183,7 +183,7 @@ struct TrackingScope {
     }
 
     /// Empties the collector and keeps it as the thread's spare. After the reads were used.
-    func recycle() {
+    package func recycle() {
         collector.reset()
         thread._withUnsafeGuaranteedRef { $0.putSpare(collector) }
     }

@@ -25,13 +25,13 @@ import Darwin
 /// user code runs with it held (the closures given to the methods that run "under the lock" must not
 /// call out); what leaves the state is released after unlocking.
 @usableFromInline
-class TurnStorage<State>: TurnLock<State> {
+package class TurnStorage<State>: TurnLock<State> {
     /// Who is calling the downstream, and who waits to. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) final var turn = DeliveryTurn()
 
     /// Storage starting in `state`, with nobody holding the turn.
     @inlinable
-    override init(state: State) {
+    package override init(state: State) {
         super.init(state: state)
     }
 
@@ -47,10 +47,18 @@ class TurnStorage<State>: TurnLock<State> {
         return lock.takeTurnLocked(entry)
     }
 
+    /// Takes the turn, which must be free (an owner that admits one caller at a time, as `observe`'s
+    /// loop does); `false` when it is not — held by this thread or another. Called with `lock` held.
+    @inlinable @inline(__always)
+    package final func takeFreeTurnLocked(name: @autoclosure () -> String) -> Bool {
+        guard case .call(nested: false) = turn.enter(currentThreadID(), name: name()) else { return false }
+        return true
+    }
+
     /// Gives the turn back unless `nested`, and unlocks; the next waiter, if any, is woken after
     /// unlocking. Called with `lock` and the turn held.
     @inlinable @inline(__always)
-    final func leaveTurnLocked(nested: Bool = false) {
+    package final func leaveTurnLocked(nested: Bool = false) {
         leaveTurnLocked(&turn, nested: nested)
     }
 
@@ -98,7 +106,7 @@ class TurnStorage<State>: TurnLock<State> {
     /// completion to a downstream already detached from the state, which the caller then delivers
     /// (nobody else calls it after). Called with `lock` held.
     @inlinable @inline(__always)
-    final func awaitTurnLocked(name: @autoclosure () -> String) {
+    package final func awaitTurnLocked(name: @autoclosure () -> String) {
         leaveTurnLocked(nested: enterTurnLocked(name: name()))
     }
 }
@@ -111,15 +119,15 @@ class TurnStorage<State>: TurnLock<State> {
 /// and changed only with `lock` held; no user code runs with it held; what leaves the state is
 /// released after unlocking.
 @usableFromInline
-class TurnLock<State> {
+package class TurnLock<State> {
     /// Guards `state`, and the turns and fields the subclass says it guards.
-    @usableFromInline final let lock = Lock()
+    @usableFromInline package final let lock = Lock()
     /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) final var state: State
+    @usableFromInline @exclusivity(unchecked) package final var state: State
 
     /// Storage starting in `state`.
     @inlinable
-    init(state: State) {
+    package init(state: State) {
         self.state = state
     }
 

@@ -1,6 +1,7 @@
 #if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
 import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
 #endif
+import RippleTrackingTypes  // TrackingPhase (not re-exported: Ripple's, not Combine's)
 
 /// The part of a `@Published` property's storage that does not depend on its value type, so the
 /// object's will-change publisher can be reached from a raw field offset.

@@ -1,7 +1,7 @@
 extension Optional {
     /// A publisher that publishes an optional value to each subscriber exactly once, if the optional
     /// has a value, and then finishes. `nil` finishes at once, without waiting for demand.
-    public struct Publisher: Ripple.Publisher {
+    public struct Publisher: RippleCore.Publisher {
         public typealias Output = Wrapped
         public typealias Failure = Never
 

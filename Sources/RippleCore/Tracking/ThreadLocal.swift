@@ -17,6 +17,11 @@ import WinSDK
 @usableFromInline
 let openTrackingScopes = AtomicCell<Int>(0)
 
+/// Whether any tracking scope is open on any thread (one relaxed load): a read outside every
+/// scope records nothing.
+@inlinable @inline(__always)
+package var trackingScopesAreOpen: Bool { openTrackingScopes.load(ordering: .relaxed) != 0 }
+
 /// A thread's tracking state, found with one thread-local lookup: the collector of its innermost
 /// open scope, and a spare collector (buffer and all) kept for the next scope.
 final class TrackingThread {
@@ -89,12 +94,12 @@ final class TrackingThread {
 private let mainActorThread = AtomicCell<UInt>(0)
 
 /// Records the calling thread as the main actor's. Call only from main-actor-isolated code.
-func noteMainActorThread() {
+package func noteMainActorThread() {
     mainActorThread.store(currentThreadID(), ordering: .relaxed)
 }
 
 /// Whether the calling thread is the main actor's (known once ``noteMainActorThread()`` ran).
-func isOnMainActorThread() -> Bool {
+package func isOnMainActorThread() -> Bool {
     let main = mainActorThread.load(ordering: .relaxed)
     return main != 0 && main == currentThreadID()
 }

@@ -35,7 +35,7 @@ import WinSDK
 /// call out after unlocking — and release what leaves the state (old values, subscribers, closures)
 /// after unlocking too, since a deinit is user code.
 @usableFromInline
-struct Lock: ~Copyable, @unchecked Sendable {
+package struct Lock: ~Copyable, @unchecked Sendable {
     #if canImport(Darwin)
     /// The `os_unfair_lock`, allocated by `init` and freed by `deinit`.
     @usableFromInline
@@ -43,7 +43,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
 
     /// Creates an unlocked lock.
     @inlinable
-    init() {
+    package init() {
         unfairLock = .allocate(capacity: 1)
         unfairLock.initialize(to: os_unfair_lock())
     }
@@ -55,13 +55,13 @@ struct Lock: ~Copyable, @unchecked Sendable {
 
     /// Takes the lock, sleeping while another thread holds it.
     @inlinable @inline(__always)
-    func lock() {
+    package func lock() {
         os_unfair_lock_lock(unfairLock)
     }
 
     /// Releases the lock (held by the calling thread).
     @inlinable @inline(__always)
-    func unlock() {
+    package func unlock() {
         os_unfair_lock_unlock(unfairLock)
     }
     #else
@@ -72,12 +72,12 @@ struct Lock: ~Copyable, @unchecked Sendable {
 
     /// Creates an unlocked lock.
     @inlinable
-    init() {}
+    package init() {}
 
     /// Takes the lock: one compare-and-swap when it is free, ``lockSlow(_:)`` otherwise. Not
     /// inlined into clients: the thread ID comes from a C function clients need not see.
     @usableFromInline
-    func lock() {
+    package func lock() {
         let me = kernelThreadID()
         if word.compareExchange(
             expected: 0, desired: me, successOrdering: .acquiring, failureOrdering: .relaxed
@@ -91,7 +91,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
     /// it, ``unlockSlow(_:)`` otherwise. The fast path does not ask for the thread's ID (the word
     /// holds the owner's; debug builds check it is the caller's, and the slow path always does).
     @usableFromInline
-    func unlock() {
+    package func unlock() {
         let seen = word.load(ordering: .relaxed)
         assert(seen & Self.ownerMask == kernelThreadID(), "Ripple: a lock was released by a thread that does not hold it")
         // A free word (an unlock too many) goes to the slow path, which traps.
@@ -214,7 +214,7 @@ struct Lock: ~Copyable, @unchecked Sendable {
 
     /// Runs `body` with the lock held. `body` must not call user code.
     @inlinable @inline(__always)
-    func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
         lock()
         defer { unlock() }
         return try body()
@@ -385,7 +385,7 @@ private func withAddress<R>(of word: borrowing AtomicCell<UInt32>, _ body: (Unsa
 ///
 /// Used to tell re-entrant calls (the same thread, further up the stack) from concurrent ones.
 @inlinable @inline(__always)
-func currentThreadID() -> UInt {
+package func currentThreadID() -> UInt {
     #if canImport(WinSDK)
     return UInt(GetCurrentThreadId()) &+ 1
     #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 #if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
 import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
 #endif
+import RippleTrackingTypes  // TrackingEvent, TrackingPhase (not re-exported: Ripple's, not Combine's)
 
 /// Not API: lets another observation system take part in Ripple's tracking scopes. The core cannot
 /// import the toolchain's Observation module, so `RippleObservation` installs an implementation

@@ -44,7 +44,7 @@ extension _SubjectBacked {
     ) -> AnyCancellable {
         if diagnosticsAreOn {
             // Out of line and unspecialized: the client's code for the usual path stays as it was.
-            return RippleDiagnostics.recordedSubjectSink(on: self, receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+            return DiagnosticsRecording.recordedSubjectSink(on: self, receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         }
         return _attachSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
@@ -59,7 +59,7 @@ extension _SubjectBacked where Failure == Never {
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         if diagnosticsAreOn {
             // Out of line and unspecialized: the client's code for the usual path stays as it was.
-            return RippleDiagnostics.recordedSubjectSink(on: self, receiveCompletion: nil, receiveValue: receiveValue)
+            return DiagnosticsRecording.recordedSubjectSink(on: self, receiveCompletion: nil, receiveValue: receiveValue)
         }
         return _attachSink(receiveCompletion: nil, receiveValue: receiveValue)
     }

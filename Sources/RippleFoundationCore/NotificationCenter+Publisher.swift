@@ -1,6 +1,6 @@
 extension NotificationCenter {
     /// A publisher that emits elements when broadcasting notifications.
-    public struct Publisher: Ripple.Publisher, @unchecked Sendable {
+    public struct Publisher: RippleCore.Publisher, @unchecked Sendable {
         public typealias Output = Notification
         public typealias Failure = Never
 

@@ -121,7 +121,7 @@ extension Publisher {
     ) -> AnyCancellable {
         if diagnosticsAreOn {
             // Out of line and unspecialized: the client's code for the usual path stays as it was.
-            return RippleDiagnostics.recordedSink(on: self, receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+            return DiagnosticsRecording.recordedSink(on: self, receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         }
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)

@@ -1,6 +1,7 @@
 #if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
 import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
 #endif
+import RippleTrackingTypes  // TrackingEvent, TrackingPhase (not re-exported: Ripple's, not Combine's)
 
 /// One tracked property of one object: a version, bumped with every store, and the observers armed
 /// on it. Every `@Published` property's storage box owns one (and keeps its value under the
@@ -8,14 +9,14 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/Ato
 /// ``TrackingRegistrar`` keeps one per key path for hand-written classes; the Observation bridge's
 /// ``ExternalTracker`` stands for another system's reads.
 @usableFromInline
-class PropertyTracker: @unchecked Sendable {
+package class PropertyTracker: @unchecked Sendable {
     // The stored properties are `final`: code inlined into another module (a `@Published` box's
     // write) then reaches them directly instead of through the class's accessors.
     @usableFromInline
-    final let lock = Lock()
+    package final let lock = Lock()
     /// Bumped with every store. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline
-    final var version: UInt64 = 0
+    package final var version: UInt64 = 0
     /// The observers armed on this property: the first inline (the common case is one), the rest
     /// in an array. Guarded by `lock`.
     @exclusivity(unchecked) @usableFromInline
@@ -34,19 +35,19 @@ class PropertyTracker: @unchecked Sendable {
     }
 
     @usableFromInline
-    init() {}
+    package init() {}
 
     deinit {
         identityStorage.load(ordering: .acquiring)?.release()
     }
 
     /// What events say about this property, once known.
-    final var identity: TrackedIdentity? {
+    package final var identity: TrackedIdentity? {
         identityStorage.load(ordering: .acquiring)?.takeUnretainedValue()
     }
 
     /// Sets the identity unless one is set already.
-    final func setIdentityIfAbsent(_ make: () -> TrackedIdentity) {
+    package final func setIdentityIfAbsent(_ make: () -> TrackedIdentity) {
         guard identityStorage.load(ordering: .acquiring) == nil else { return }
         let candidate = Unmanaged.passRetained(make())
         if !identityStorage.compareExchange(expected: nil, desired: candidate, ordering: .acquiringAndReleasing).exchanged {
@@ -56,7 +57,7 @@ class PropertyTracker: @unchecked Sendable {
 
     /// Records a read, seen at `version`, in the current thread's tracking scope.
     @usableFromInline
-    final func record(version: UInt64, object: AnyObject, identify: () -> TrackedIdentity) {
+    package final func record(version: UInt64, object: AnyObject, identify: () -> TrackedIdentity) {
         // No closure around the collector: one capturing `self` and `object` retained and
         // released both on every read.
         guard let collector = TrackingThread.currentCollector,
@@ -94,7 +95,7 @@ class PropertyTracker: @unchecked Sendable {
     /// Tells the observers armed for `phase` about a change; `.didSet` also bumps the version.
     /// For trackers whose value lives elsewhere (``TrackingRegistrar``).
     @usableFromInline
-    final func notify(_ phase: TrackingPhase, object: AnyObject?) {
+    package final func notify(_ phase: TrackingPhase, object: AnyObject?) {
         lock.lock()
         if phase == .didSet { version &+= 1 }
         let newVersion = version
@@ -169,14 +170,14 @@ struct FiringList {
 /// It holds no reference to the object: a weak reference would give the object a side table and
 /// send every later retain and release of it down the runtime's slow path. Writers pass the object.
 @usableFromInline
-final class TrackedIdentity: @unchecked Sendable {
+package final class TrackedIdentity: @unchecked Sendable {
     /// The property's name (`apples`), when known.
-    @usableFromInline let name: String?
+    @usableFromInline package let name: String?
     /// The exact key path, for properties announced through ``TrackingRegistrar``.
-    @usableFromInline let keyPath: AnyKeyPath?
+    @usableFromInline package let keyPath: AnyKeyPath?
 
     @usableFromInline
-    init(name: String?, keyPath: AnyKeyPath?) {
+    package init(name: String?, keyPath: AnyKeyPath?) {
         self.name = name
         self.keyPath = keyPath
     }
@@ -194,7 +195,7 @@ final class TrackedIdentity: @unchecked Sendable {
 /// unlocking. A continuous observer's closure, which fires repeatedly while a cancel may release
 /// it, is read under `lock` too.
 @usableFromInline
-final class TrackingObserver: @unchecked Sendable {
+package final class TrackingObserver: @unchecked Sendable {
     let phases: TrackingPhases
     let isContinuous: Bool
     /// Whether another thread can reach the observer before ``arm(on:)`` returns — through a
@@ -210,7 +211,7 @@ final class TrackingObserver: @unchecked Sendable {
     @exclusivity(unchecked) private var moreTrackers: [PropertyTracker]?
     @exclusivity(unchecked) private var onChange: (@Sendable (TrackingEvent) -> Void)?
 
-    init(
+    package init(
         phases: TrackingPhases, continuous: Bool, shared: Bool = true,
         onChange: @escaping @Sendable (TrackingEvent) -> Void
     ) {
@@ -222,7 +223,7 @@ final class TrackingObserver: @unchecked Sendable {
 
     /// Arms the observer on everything in `accesses`. If any of them changed after it was read,
     /// the observer fires at once (with a did-set event) instead of missing that write.
-    func arm(on accesses: [AccessCollector.Access]) {
+    package func arm(on accesses: [AccessCollector.Access]) {
         guard let first = accesses.first else { return }
         // Written before the observer is reachable from any tracker, under `lock` because a cancel
         // may come from another thread at any time (see the ownership note).
@@ -295,7 +296,7 @@ final class TrackingObserver: @unchecked Sendable {
     }
 
     /// Stops the observer at once: it leaves every property and never fires again.
-    func cancel() {
+    package func cancel() {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // `arm` may be writing the lists on another thread, and a continuous observer's closure
         // may be being read by a writer's `fire`: all of it is taken under the lock.
@@ -313,17 +314,17 @@ final class TrackingObserver: @unchecked Sendable {
 }
 
 /// A set of ``TrackingPhase``s as a bitmask (no hashing on the notify path).
-struct TrackingPhases: OptionSet, Sendable {
-    let rawValue: UInt8
+package struct TrackingPhases: OptionSet, Sendable {
+    package let rawValue: UInt8
 
     static let willSet = TrackingPhases(rawValue: 1)
     static let didSet = TrackingPhases(rawValue: 2)
 
-    init(rawValue: UInt8) {
+    package init(rawValue: UInt8) {
         self.rawValue = rawValue
     }
 
-    init(_ phase: TrackingPhase) {
+    package init(_ phase: TrackingPhase) {
         self = phase == .willSet ? .willSet : .didSet
     }
 }

@@ -21,7 +21,12 @@ let externalTrackingInstalled = AtomicCell<Bool>(false)
 
 /// Whether a scope hook is installed (``_ExternalTracking/installScopeHook(_:)``); read by every
 /// tracking scope. A global for the same reason as `externalTrackingInstalled`.
+@usableFromInline
 let externalScopeHookInstalled = AtomicCell<Bool>(false)
+
+/// Whether a scope hook is installed (one relaxed load).
+@inlinable @inline(__always)
+package var externalScopeHookIsInstalled: Bool { externalScopeHookInstalled.load(ordering: .relaxed) }
 
 /// Not API: installs the external tracking hook (see ``_ExternalTrackingHook``).
 public enum _ExternalTracking {
@@ -59,7 +64,7 @@ public enum _ExternalTracking {
     private static let scopeHookStorage = LockedValue<(any _ExternalScopeHook)?>(nil)
 
     /// The installed scope hook, if any: one atomic load when there is none.
-    static var scopeHook: (any _ExternalScopeHook)? {
+    package static var scopeHook: (any _ExternalScopeHook)? {
         guard externalScopeHookInstalled.load(ordering: .acquiring) else { return nil }
         return scopeHookStorage.withLock { $0 }
     }

@@ -292,3 +292,20 @@ enum PublisherSideTable {
         state.withLock { $0.entries.count }
     }
 }
+
+/// Every `@Published` property of `object`, as reads seen now (without reading the values): each
+/// property's tracker, named, at its current version.
+package func accessesToAllPublished(of object: AnyObject) -> [AccessCollector.Access] {
+    let layout = LayoutCache.layout(of: object)
+    let collector = AccessCollector()
+    for (offset, name) in zip(layout.publishedOffsets, layout.publishedNames) {
+        let box = unmanagedPublishedBox(of: object, at: offset).takeUnretainedValue()
+        let tracker = box.observation()
+        tracker.lock.lock()
+        let version = tracker.version
+        tracker.lock.unlock()
+        tracker.setIdentityIfAbsent { TrackedIdentity(name: name, keyPath: nil) }
+        _ = collector.record(tracker, version: version, object: object)
+    }
+    return collector.accesses
+}
