@@ -28,10 +28,13 @@ public struct TrackingEvent: @unchecked Sendable {
     /// Whether the event is delivered before or after the store.
     public let phase: TrackingPhase
     /// The property that changed (the core's tracker for it, which knows its name and key path).
-    package let tracker: AnyObject
+    @usableFromInline package let tracker: AnyObject
     /// The changed property's key path when the change came with one (an `@Observable` model's).
-    package let changedKeyPath: AnyKeyPath?
+    @usableFromInline package let changedKeyPath: AnyKeyPath?
 
+    /// (Inlinable: the core makes one for every change it reports, as cheaply as when this type was
+    /// declared beside it.)
+    @inlinable
     package init(object: AnyObject?, tracker: AnyObject, phase: TrackingPhase, keyPath: AnyKeyPath? = nil) {
         self.object = object
         self.tracker = tracker

@@ -74,10 +74,8 @@ public func observe(
         isolation.preconditionIsolated("Ripple: observe's body is isolated to an actor the caller is not on")
         if isolation === MainActor.shared { noteMainActorThread() }
     }
-    let loop = ObserveLoop<Void>(
-        enqueue: executor.enqueue, isolation: isolation, compute: synchronousBody(body), deliver: { _ in })
-    loop.start()
-    return AnyCancellable { loop.cancel() }
+    // The loop is RippleCore's, started there so that it runs specialized.
+    return startObserving(enqueue: executor.enqueue, isolation: isolation, synchronousBody(body))
 }
 
 /// `body` as a plain synchronous closure. `observe` calls it only where its isolation holds: the
