@@ -2,13 +2,16 @@
 // directions, by compiling against the built modules as a package that does not depend on Ripple
 // sees them (the Swift modules alone):
 //
-// - every public type of Ripple and RippleFoundation under one of Combine's top-level names
-//   (.ci/combine-names.txt) resolves as `Combine.X` (`Combine.Publishers.Map`, …);
-// - every other public top-level name of Ripple and RippleFoundation does not, unless the list
-//   names it as one of Ripple's additions still exported (a "+" line; the list can only shrink:
-//   a listed name that no longer resolves fails too), and neither do Ripple's additions to
-//   Combine's and the system's types that a library beside Ripple declares too (combine-schedulers'
-//   `eraseToAnyScheduler()`, `DispatchQueue.immediate`).
+// - every public type of RippleCore and RippleFoundationCore (the modules Combine re-exports) under
+//   one of Combine's top-level names (.ci/combine-names.txt) resolves as `Combine.X`
+//   (`Combine.Publishers.Map`, …);
+// - no other public top-level name of those modules, of Ripple and RippleFoundation (Ripple's
+//   additions) or of RippleTrackingTypes does, nor does a type Ripple or RippleFoundation nests
+//   under one of Combine's names (`Publishers.Trace`), nor do Ripple's additions to Combine's and
+//   the system's types that a library beside Ripple declares too (combine-schedulers'
+//   `eraseToAnyScheduler()`, `DispatchQueue.immediate`) or that are Ripple's own (`trace(_:to:)`).
+//   Lines starting with "+" in the list name additions still tolerated (the list can only shrink:
+//   a listed name that no longer resolves fails too); there are none.
 //
 // The lists of Ripple's names come from the symbol graphs `swift package dump-symbol-graph` wrote,
 // so a new public type is checked without anyone keeping a list of Ripple's.
@@ -34,32 +37,48 @@ let tolerated = Set(listed.filter { $0.hasPrefix("+") }.map { String($0.dropFirs
 let typeKinds: Set<String> = ["swift.struct", "swift.class", "swift.enum", "swift.protocol"]
 let topLevelKinds = typeKinds.union(["swift.typealias", "swift.func", "swift.var"])
 
-var types = Set<String>()  // Under Combine's names: must resolve.
-var extras = Set<String>()  // Ripple's own top-level names: must not.
-for module in ["Ripple", "RippleFoundation"] {
-    let url = URL(fileURLWithPath: graphs).appendingPathComponent("\(module).symbols.json")
-    guard let data = try? Data(contentsOf: url),
-        let graph = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-        let symbols = graph["symbols"] as? [[String: Any]]
-    else {
-        print("error: no symbol graph for \(module) at \(url.path)")
-        exit(1)
-    }
-    for symbol in symbols {
-        guard let access = symbol["accessLevel"] as? String, access == "public" || access == "open",
-            let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String,
-            let path = symbol["pathComponents"] as? [String], !path.contains(where: { $0.hasPrefix("_") })
-        else { continue }
-        if combineNames.contains(path[0]) {
-            if typeKinds.contains(kind) { types.insert(path.joined(separator: ".")) }
-        } else if path.count == 1, topLevelKinds.contains(kind) {
-            extras.insert(String(path[0].prefix { $0 != "(" }))
+var types = Set<String>()  // Under Combine's names, from the modules Combine re-exports: must resolve.
+var extras = Set<String>()  // Every other top-level name: must not.
+var nestedAdditions = Set<String>()  // Ripple's types nested under Combine's names: must not.
+/// The modules Combine re-exports, then Ripple's own.
+let exportedModules = ["RippleCore", "RippleFoundationCore"]
+/// A module's graph, then those of its extensions to other modules' types ("Ripple@RippleCore":
+/// where `Publishers.Trace` is).
+func graphFiles(of module: String) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: graphs)) ?? []
+    return ["\(module).symbols.json"] + names.filter { $0.hasPrefix("\(module)@") }.sorted()
+}
+for module in exportedModules + ["Ripple", "RippleFoundation", "RippleTrackingTypes"] {
+    for file in graphFiles(of: module) {
+        let url = URL(fileURLWithPath: graphs).appendingPathComponent(file)
+        guard let data = try? Data(contentsOf: url),
+            let graph = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let symbols = graph["symbols"] as? [[String: Any]]
+        else {
+            print("error: no symbol graph for \(module) at \(url.path)")
+            exit(1)
+        }
+        for symbol in symbols {
+            guard let access = symbol["accessLevel"] as? String, access == "public" || access == "open",
+                let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String,
+                let path = symbol["pathComponents"] as? [String], !path.contains(where: { $0.hasPrefix("_") })
+            else { continue }
+            if combineNames.contains(path[0]) {
+                guard typeKinds.contains(kind) else { continue }
+                if exportedModules.contains(module) {
+                    types.insert(path.joined(separator: "."))
+                } else {
+                    nestedAdditions.insert(path.joined(separator: "."))
+                }
+            } else if path.count == 1, topLevelKinds.contains(kind) {
+                extras.insert(String(path[0].prefix { $0 != "(" }))
+            }
         }
     }
 }
 let missing = combineNames.subtracting(types)
 guard missing.isEmpty else {
-    print("error: Ripple declares none of Combine's \(missing.sorted())")
+    print("error: RippleCore and RippleFoundationCore declare none of Combine's \(missing.sorted())")
     exit(1)
 }
 
@@ -92,8 +111,11 @@ guard errors.isEmpty else {
 let additions = [
     "DispatchQueue.immediate", "ImmediateScheduler.shared.eraseToAnyScheduler()",
     "DispatchQueue.main.eraseToAnyScheduler()", "RunLoop.main.eraseToAnyScheduler()",
+    "Just(1).trace(\"probe\")",
 ]
-let probes = extras.sorted().map { "_ = Combine.\($0).self" } + additions.map { "_ = \($0)" }
+let probes =
+    extras.sorted().map { "_ = Combine.\($0).self" }
+    + nestedAdditions.sorted().map { "_ = Combine.\($0).self" } + additions.map { "_ = \($0)" }
 let refusing =
     "import Combine\nimport Foundation\nimport Dispatch\nfunc probes() {\n"
     + probes.map { "    \($0)\n" }.joined() + "}\n"
@@ -115,4 +137,4 @@ guard gone.isEmpty else {
 }
 print(
     "Combine exports \(types.count) of Combine's types; of \(probes.count) other names, "
-        + "\(exported.count) listed additions of Ripple's and nothing else")
+        + (exported.isEmpty ? "none" : "\(exported.count) listed additions of Ripple's and nothing else"))

@@ -5,7 +5,10 @@
 // Usage: swift .ci/check-docs.swift .build/<triple>/symbolgraph
 import Foundation
 
-let modules = ["Ripple", "RippleFoundation", "RippleSchedulers", "RippleTesting", "RippleUI", "RippleObservation"]
+let modules = [
+    "RippleCore", "RippleTrackingTypes", "RippleFoundationCore", "Ripple", "RippleFoundation", "RippleSchedulers",
+    "RippleTesting", "RippleUI", "RippleObservation",
+]
 let directory = CommandLine.arguments.dropFirst().first ?? ".build/x86_64-unknown-linux-gnu/symbolgraph"
 var missing: [String] = []
 

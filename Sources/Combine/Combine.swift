@@ -7,16 +7,18 @@
 //     .product(name: "Combine", package: "Ripple",
 //              condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd]))
 //
-// It re-exports Ripple (the publishers, subjects, operators, `ObservableObject`, `@Published`,
-// schedulers) and RippleFoundation (Combine's Foundation side, and Foundation itself). Neither
-// declares a name a library built on Combine may declare too: Ripple's type-erased and immediate
-// schedulers (`AnyScheduler`, `DispatchQueue.immediate`, `eraseToAnyScheduler()` — the names of
-// combine-schedulers' API) live in RippleTesting. CI compiles every public type of Ripple and
-// RippleFoundation through this module, and fails on any name it exports that is neither
-// Combine's nor one of Ripple's additions listed in .ci/combine-names.txt.
+// It re-exports RippleCore (the publishers, subjects, operators, `ObservableObject`, `@Published`,
+// schedulers) and RippleFoundationCore (Combine's Foundation side, and Foundation itself): exactly
+// Combine's public names. Ripple's own additions — access tracking (`withTracking`, `observe`),
+// `RippleDiagnostics`, `AsyncSequence.publisher`, the completion-handler `Future` — stay in Ripple
+// and RippleFoundation, and neither module declares a name a library built on Combine may declare
+// too: Ripple's type-erased and immediate schedulers (`AnyScheduler`, `DispatchQueue.immediate`,
+// `eraseToAnyScheduler()` — the names of combine-schedulers' API) live in RippleSchedulers. CI
+// compiles every public type of RippleCore and RippleFoundationCore through this module, and fails
+// on any name it exports that is not Combine's (.ci/combine-names.txt).
 //
 // Not exported by name: Swift finds the operators of `Subscribers.Demand` only in modules imported
-// whole, so a Combine made of `import struct Ripple.Just`-style imports would lose `demand += 1`.
+// whole, so a Combine made of `import struct RippleCore.Just`-style imports would lose `demand += 1`.
 
-@_exported import Ripple
-@_exported import RippleFoundation
+@_exported import RippleCore
+@_exported import RippleFoundationCore

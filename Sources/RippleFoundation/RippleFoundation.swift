@@ -1,14 +1,10 @@
-// RippleFoundation: the parts of Combine's API that live on Foundation types — notification,
-// timer and URLSession data task publishers, JSON coders as top-level coders, RunLoop and OperationQueue schedulers, and
-// a completion-handler bridge. It re-exports Ripple, so `import RippleFoundation` is the one
-// import code that used Combine together with Foundation needs.
-@_exported import Foundation
+// RippleFoundation: Combine's Foundation side (RippleFoundationCore: notification, timer and
+// URLSession data task publishers, JSON coders as top-level coders, RunLoop and OperationQueue
+// schedulers) plus Ripple's own Foundation-side addition, a completion-handler bridge. It
+// re-exports Ripple and Foundation, so `import RippleFoundation` is the one import code that used
+// Combine together with Foundation needs.
 @_exported import Ripple
-
-extension JSONEncoder: TopLevelEncoder {}
-extension JSONDecoder: TopLevelDecoder {}
-extension PropertyListEncoder: TopLevelEncoder {}
-extension PropertyListDecoder: TopLevelDecoder {}
+@_exported import RippleFoundationCore
 
 extension Future where Failure == any Error {
     /// Bridges an Objective-C-style completion handler — `(value?, error?)` — into a future.

@@ -1,5 +1,6 @@
 import Observation
 @testable import Ripple
+@testable import RippleCore
 @testable import RippleObservation
 import Testing
 

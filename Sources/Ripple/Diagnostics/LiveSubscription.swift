@@ -56,6 +56,21 @@ extension RippleDiagnostics {
             return "#\(id) \(chain): " + facts.joined(separator: ", ")
         }
 
+        /// The snapshot of a subscription the core recorded.
+        init(_ recorded: RecordedSubscription) {
+            id = recorded.id
+            publisher = PublisherNode(recorded.publisher)
+            subscriber = recorded.subscriber
+            demand = recorded.demand
+            valuesDelivered = recorded.valuesDelivered
+            switch recorded.status {
+            case .active: status = .active
+            case .finished: status = .finished
+            case .failed(let error): status = .failed(error)
+            }
+            lastDeliveryThread = recorded.lastDeliveryThread
+        }
+
         static func describe(_ demand: Subscribers.Demand) -> String {
             demand == .unlimited ? "unlimited" : "\(demand.max ?? 0)"
         }
@@ -96,129 +111,9 @@ extension RippleDiagnostics {
         /// The chain.
         public var description: String { chain }
 
-        /// The node for `publisher`, walking its upstreams through its mirror.
-        static func of(_ publisher: Any) -> PublisherNode {
-            var budget = 256
-            return make(publisher, depth: 0, budget: &budget)
-        }
-
-        private static func make(_ publisher: Any, depth: Int, budget: inout Int) -> PublisherNode {
-            budget -= 1
-            let type = type(of: publisher)
-            let name = shortName(of: type)
-            // A class publisher is a source here: reading its stored properties through a mirror
-            // could race with its own lock.
-            if type is AnyClass {
-                let object = (publisher as? any DiagnosticSource)?.diagnosticIdentity
-                return PublisherNode(name: name, object: object ?? ObjectIdentifier(publisher as AnyObject))
-            }
-            var upstreams: [PublisherNode] = []
-            if depth < 64 && budget > 0 {
-                for child in Mirror(reflecting: publisher).children where child.value is any Publisher {
-                    upstreams.append(make(child.value, depth: depth + 1, budget: &budget))
-                }
-            }
-            return PublisherNode(name: name, upstreams: upstreams)
-        }
-
-        /// "Ripple.Publishers.Map<…>" → "Map", "Ripple.Published<Swift.Int>.Publisher" →
-        /// "Published.Publisher".
-        static func shortName(of type: Any.Type) -> String {
-            let key = ObjectIdentifier(type)
-            if let name = shortNames.withLock({ $0[key] }) { return name }
-            let name = makeShortName(of: type)
-            shortNames.withLock { $0[key] = name }
-            return name
-        }
-
-        /// ``shortName(of:)`` of the types seen so far (`String(reflecting:)` is most of the cost
-        /// of recording a subscription).
-        private static let shortNames = LockedValue<[ObjectIdentifier: String]>([:])
-
-        private static func makeShortName(of type: Any.Type) -> String {
-            var plain = ""
-            var depth = 0
-            for character in String(reflecting: type) {
-                switch character {
-                case "<": depth += 1
-                case ">": depth -= 1
-                default: if depth == 0 { plain.append(character) }
-                }
-            }
-            var parts = plain.split(separator: ".").filter { !$0.hasPrefix("(") }
-            if parts.count > 1 { parts.removeFirst() }  // the module
-            if parts.count > 1 && parts[0] == "Publishers" { parts.removeFirst() }
-            return parts.joined(separator: ".")
+        /// The node for a publisher the core recorded.
+        init(_ recorded: RecordedPublisher) {
+            self.init(name: recorded.name, object: recorded.object, upstreams: recorded.upstreams.map(PublisherNode.init))
         }
     }
-}
-
-extension RippleDiagnostics {
-    /// `sink` on any publisher, recorded: a ``Subscribers/Sink`` given counting closures. Not
-    /// inlinable, so that the client's specialized code for the unrecorded path is not duplicated
-    /// here. Reached only while diagnostics are on.
-    @usableFromInline
-    static func recordedSink<P: Publisher>(
-        on publisher: P, receiveCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Void,
-        receiveValue: @escaping (P.Output) -> Void
-    ) -> AnyCancellable {
-        recordSink(on: publisher, receiveCompletion: receiveCompletion, receiveValue: receiveValue) {
-            receiveCompletion, receiveValue in
-            let sink = Subscribers.Sink<P.Output, P.Failure>(
-                receiveCompletion: receiveCompletion ?? { _ in }, receiveValue: receiveValue)
-            publisher.subscribe(sink)
-            return AnyCancellable(object: sink)
-        }
-    }
-
-    /// `sink` on a subject-backed publisher, recorded: its closures, counting, attached to the
-    /// subject's conduit. Reached only while diagnostics are on.
-    @usableFromInline
-    static func recordedSubjectSink<P: _SubjectBacked>(
-        on publisher: P, receiveCompletion: ((Subscribers.Completion<P.Failure>) -> Void)?,
-        receiveValue: @escaping (P.Output) -> Void
-    ) -> AnyCancellable {
-        recordSink(on: publisher, receiveCompletion: receiveCompletion, receiveValue: receiveValue) {
-            publisher._attachSink(receiveCompletion: $0, receiveValue: $1)
-        }
-    }
-
-    /// Records a `sink` on `publisher` and gives `attach` closures that count values and end the
-    /// record when the sink lets them go.
-    static func recordSink<P: Publisher>(
-        on publisher: P, receiveCompletion: ((Subscribers.Completion<P.Failure>) -> Void)?,
-        receiveValue: @escaping (P.Output) -> Void,
-        attach: (((Subscribers.Completion<P.Failure>) -> Void)?, @escaping (P.Output) -> Void) -> AnyCancellable
-    ) -> AnyCancellable {
-        let probe = SubscriptionRegistry.shared.registerSink(publisher: .of(publisher))
-        return attach(receiveCompletion.map(probe.counting), probe.counting(receiveValue))
-    }
-
-    /// Records a subscriber that is looked at through a weak reference (`assign`): `isLive` says
-    /// whether it is still subscribed. Reached only while diagnostics are on.
-    static func recordObject<P: Publisher>(
-        on publisher: P, subscriber: AnyObject, description: String, isLive: @escaping @Sendable (AnyObject) -> Bool
-    ) {
-        _ = SubscriptionRegistry.shared.register(
-            publisher: .of(publisher), subscriber: description, demand: .unlimited, countsValues: false,
-            object: subscriber, isLive: isLive)
-    }
-}
-
-/// A publisher whose identity in ``RippleDiagnostics``' graphs is an object of its own (a subject's
-/// storage), the same one its conduits report, so that both ways of subscribing meet in one node.
-protocol DiagnosticSource {
-    var diagnosticIdentity: ObjectIdentifier { get }
-}
-
-extension PassthroughSubject: DiagnosticSource {
-    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
-}
-
-extension CurrentValueSubject: DiagnosticSource {
-    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
-}
-
-extension ObservableObjectPublisher: DiagnosticSource {
-    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
 }

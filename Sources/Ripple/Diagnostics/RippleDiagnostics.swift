@@ -1,18 +1,3 @@
-#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
-import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
-#endif
-
-/// Whether subscriptions made now are recorded: the only thing the subscribe paths read when
-/// diagnostics are off (one relaxed load). Written by ``SubscriptionRegistry`` under its lock.
-@usableFromInline
-let diagnosticsSwitch = AtomicCell<Bool>(false)
-
-/// Whether ``RippleDiagnostics`` records subscriptions: one relaxed load.
-@inlinable @inline(__always)
-var diagnosticsAreOn: Bool {
-    diagnosticsSwitch.load(ordering: .relaxed)
-}
-
 /// Ripple's view of its own pipelines: which subscriptions are alive, what made them, and how to
 /// draw them.
 ///
@@ -58,7 +43,7 @@ public enum RippleDiagnostics {
     /// cancellable.cancel()
     /// ```
     public static var liveSubscriptions: [LiveSubscription] {
-        SubscriptionRegistry.shared.snapshot(scope: nil)
+        SubscriptionRegistry.shared.snapshot(scope: nil).map(LiveSubscription.init)
     }
 
     /// Records the subscriptions `body` makes, and returns its result with those of them still
@@ -84,7 +69,7 @@ public enum RippleDiagnostics {
         let scope = SubscriptionRegistry.shared.openScope()
         defer { SubscriptionRegistry.shared.closeScope() }
         let result = try DiagnosticsScope.task.withValue(scope, operation: body)
-        return (result, SubscriptionRegistry.shared.snapshot(scope: scope.id))
+        return (result, SubscriptionRegistry.shared.snapshot(scope: scope.id).map(LiveSubscription.init))
     }
 
     /// Records the subscriptions the asynchronous `body` makes, and returns its result with those
@@ -97,7 +82,7 @@ public enum RippleDiagnostics {
         let scope = SubscriptionRegistry.shared.openScope()
         defer { SubscriptionRegistry.shared.closeScope() }
         let result = try await DiagnosticsScope.task.withValue(scope, operation: body, isolation: isolation)
-        return (result, SubscriptionRegistry.shared.snapshot(scope: scope.id))
+        return (result, SubscriptionRegistry.shared.snapshot(scope: scope.id).map(LiveSubscription.init))
     }
 
     /// The live subscriptions as text, one line each.
@@ -124,34 +109,5 @@ public enum RippleDiagnostics {
     /// ``SubscriptionGraph/dot`` or ``SubscriptionGraph/mermaid``.
     public static func graph(_ subscriptions: [LiveSubscription] = liveSubscriptions) -> SubscriptionGraph {
         SubscriptionGraph(subscriptions)
-    }
-}
-
-/// The scopes of ``RippleDiagnostics/withRegistry(_:)`` around the running code, innermost first.
-final class DiagnosticsScope: Sendable {
-    /// The innermost scope around the running code. (The `TaskLocal` class itself rather than the
-    /// `@TaskLocal` macro, which needs a compiler plugin.)
-    static let task = TaskLocal<DiagnosticsScope?>(wrappedValue: nil)
-
-    /// The innermost scope around the running code, if any.
-    static var current: DiagnosticsScope? { task.get() }
-
-    let id: Int
-    let parent: DiagnosticsScope?
-
-    init(id: Int, parent: DiagnosticsScope?) {
-        self.id = id
-        self.parent = parent
-    }
-
-    /// This scope's ID and its parents'.
-    var ids: [Int] {
-        var ids: [Int] = []
-        var scope: DiagnosticsScope? = self
-        while let current = scope {
-            ids.append(current.id)
-            scope = current.parent
-        }
-        return ids
     }
 }

@@ -199,18 +199,7 @@ private func subscribeWillChange(_ object: some ObservableObject, _ onChange: @e
 func trackAllPublished(
     of object: AnyObject, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) -> AnyCancellable {
-    let layout = LayoutCache.layout(of: object)
-    let collector = AccessCollector()
-    for (offset, name) in zip(layout.publishedOffsets, layout.publishedNames) {
-        let box = unmanagedPublishedBox(of: object, at: offset).takeUnretainedValue()
-        let tracker = box.observation()
-        tracker.lock.lock()
-        let version = tracker.version
-        tracker.lock.unlock()
-        tracker.setIdentityIfAbsent { TrackedIdentity(name: name, keyPath: nil) }
-        collector.record(tracker, version: version, object: object)
-    }
     let observer = TrackingObserver(phases: TrackingPhases(phase), continuous: true, onChange: onChange)
-    observer.arm(on: collector.accesses)
+    observer.arm(on: accessesToAllPublished(of: object))
     return AnyCancellable { observer.cancel() }
 }

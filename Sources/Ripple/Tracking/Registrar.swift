@@ -57,7 +57,7 @@ public final class TrackingRegistrar: @unchecked Sendable {
     public func access<Subject: AnyObject, Member>(
         _ subject: Subject, keyPath: KeyPath<Subject, Member>, accessor: String = #function
     ) {
-        guard openTrackingScopes.load(ordering: .relaxed) != 0 else { return }
+        guard trackingScopesAreOpen else { return }
         let tracker = tracker(for: keyPath, accessor: accessor)
         tracker.lock.lock()
         let version = tracker.version

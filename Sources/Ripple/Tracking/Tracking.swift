@@ -22,7 +22,7 @@
 public func withTracking<T, E: Error>(
     _ apply: () throws(E) -> T, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) throws(E) -> T {
-    try withTracking(apply, phase: .willSet, onChange: onChange)
+    try trackOnce(apply, phase: .willSet, onChange: onChange)  // RippleCore, beside the scopes it uses
 }
 
 /// Runs `apply`, recording what it reads, and calls `onChange` once, in the given phase, when the
@@ -34,23 +34,7 @@ public func withTracking<T, E: Error>(
 public func withTracking<T, E: Error>(
     _ apply: () throws(E) -> T, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) throws(E) -> T {
-    // Not through `withAccesses`: callers run this generic function unspecialized, so it keeps
-    // its generic part (running `apply`, returning its result) to the minimum.
-    let scope = TrackingScope(reportingToOuterScope: true)
-    let result = try scope.run(apply)
-    armOneShot(on: scope, phase: phase, onChange: onChange)
-    return result
-}
-
-/// `withTracking`'s observer, armed on what the closed `scope` read; then recycles the scope.
-private func armOneShot(
-    on scope: TrackingScope, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
-) {
-    defer { scope.recycle() }
-    let accesses = scope.collector.accesses
-    guard !accesses.isEmpty else { return }
-    TrackingObserver(phases: TrackingPhases(phase), continuous: false, shared: false, onChange: onChange)
-        .arm(on: accesses)
+    try trackOnce(apply, phase: phase, onChange: onChange)  // RippleCore, beside the scopes it uses
 }
 
 /// Runs `apply` once and calls `onChange` for **every** later change, in `phase`, of the properties
@@ -68,7 +52,5 @@ private func armOneShot(
 public func track(
     _ apply: () -> Void, phase: TrackingPhase = .didSet, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) -> AnyCancellable {
-    let observer = TrackingObserver(phases: TrackingPhases(phase), continuous: true, onChange: onChange)
-    withAccesses(apply) { _, accesses in observer.arm(on: accesses) }
-    return AnyCancellable { observer.cancel() }
+    trackContinuously(apply, phase: phase, onChange: onChange)  // RippleCore, beside the observers
 }

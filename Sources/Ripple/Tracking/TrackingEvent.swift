@@ -1,38 +1,6 @@
-/// When an observer hears about a change: before the new value is stored, or after.
-public enum TrackingPhase: Sendable, Hashable {
-    /// Before the store: the property still holds the old value (what `objectWillChange` needs).
-    case willSet
-    /// After the store: the new value is readable.
-    case didSet
-}
-
-/// A change to a tracked property: which object, which property, and in which phase.
-///
-/// ```swift
-/// withTracking { _ = model.name } onChange: { event in
-///     print(event.matches(\Model.name), event.phase)
-/// }
-/// model.name = "Ada"
-/// // Prints "true willSet"
-/// ```
-public struct TrackingEvent: @unchecked Sendable, CustomStringConvertible {
-    /// The object whose property changed, or `nil` for a toolchain `@Observable` model: the
-    /// Observation module reports which property changed, not on which instance (see
-    /// ``subjectType`` and ``keyPath``).
-    public let object: AnyObject?
-    /// Whether the event is delivered before or after the store.
-    public let phase: TrackingPhase
-    /// The property that changed (it knows its name and key path).
-    let tracker: PropertyTracker
-    /// The changed property's key path when the change came with one (an `@Observable` model's).
-    private let changedKeyPath: AnyKeyPath?
-
-    init(object: AnyObject?, tracker: PropertyTracker, phase: TrackingPhase, keyPath: AnyKeyPath? = nil) {
-        self.object = object
-        self.tracker = tracker
-        self.phase = phase
-        self.changedKeyPath = keyPath
-    }
+extension TrackingEvent: CustomStringConvertible {
+    /// The tracker of the property that changed.
+    var propertyTracker: PropertyTracker { unsafeDowncast(tracker, to: PropertyTracker.self) }
 
     /// The changed property's name (`apples`), when known: always for `@Published` properties and
     /// ``TrackingRegistrar`` properties announced from their own accessors; for `@Observable`
@@ -44,12 +12,12 @@ public struct TrackingEvent: @unchecked Sendable, CustomStringConvertible {
             if let hook = _ExternalTracking.scopeHook { return hook.propertyName(of: changedKeyPath) }
             return Ripple.propertyName(of: changedKeyPath)
         }
-        return tracker.identity?.name
+        return propertyTracker.identity?.name
     }
 
     /// The exact key path, for properties announced through ``TrackingRegistrar`` and properties of
     /// `@Observable` models (`\Counter.value`).
-    public var keyPath: AnyKeyPath? { changedKeyPath ?? tracker.identity?.keyPath }
+    public var keyPath: AnyKeyPath? { changedKeyPath ?? propertyTracker.identity?.keyPath }
 
     /// The type of the object whose property changed (known even when ``object`` is not).
     public var subjectType: Any.Type {
@@ -66,14 +34,14 @@ public struct TrackingEvent: @unchecked Sendable, CustomStringConvertible {
     public func matches(_ keyPath: AnyKeyPath) -> Bool {
         if let own = self.keyPath, own == keyPath { return true }
         guard let object else { return false }
-        let tracker = self.tracker
+        let tracker = propertyTracker
         let (value, read) = withAccesses(reportingToOuterScope: false) {
             applyKeyPath(keyPath, to: object)
         } consume: { value, accesses in
             (value, accesses.contains { $0.isOf(tracker) })
         }
         if read { return true }
-        if let field = value as? any PublishedField, field.storageTracker === tracker { return true }
+        if let storage = publishedStorageTracker(of: value), storage === tracker { return true }
         return false
     }
 

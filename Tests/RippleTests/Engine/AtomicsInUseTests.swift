@@ -1,4 +1,5 @@
 @testable import Ripple
+@testable import RippleCore
 import Testing
 
 /// Which atomics this build uses: Swift's `Synchronization.Atomic` stored inline (Linux, Windows,

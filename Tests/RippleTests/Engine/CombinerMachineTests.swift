@@ -1,4 +1,5 @@
 @testable import Ripple
+@testable import RippleCore
 import Testing
 
 /// combineLatest's and zip's bookkeeping as values: what each value, request and completion makes

@@ -1,4 +1,5 @@
 @testable import Ripple
+@testable import RippleCore
 
 /// An exhaustive interleaving checker for a subject's conduit: it runs ``ConduitMachine``'s
 /// transitions, sequenced exactly as `SubjectConduit` sequences them (apply a transition "under the

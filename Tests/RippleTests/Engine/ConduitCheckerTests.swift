@@ -1,4 +1,5 @@
 @testable import Ripple
+@testable import RippleCore
 import Testing
 
 /// The subject conduit's protocol through every interleaving of small scripts on two and three

@@ -1,4 +1,5 @@
 @testable import Ripple
+@testable import RippleCore
 import Testing
 
 /// The serial-delivery state machine as a value: which thread calls, who waits, who is handed the

@@ -1,4 +1,5 @@
 @testable import Ripple
+@testable import RippleCore
 import Foundation
 import Testing
 

@@ -137,6 +137,7 @@ import Testing
 
 /// The side table is internal; its size is visible to tests through `@testable`.
 @testable import Ripple
+@testable import RippleCore
 enum PublisherSideTableProbe {
     static var count: Int { PublisherSideTable.count }
 }

@@ -1,4 +1,5 @@
 @testable import Ripple
+@testable import RippleCore
 import Testing
 
 /// The layout of `@Published` fields found without the runtime's field reflection (what Apple

@@ -1,4 +1,5 @@
 @testable import Ripple
+@testable import RippleCore
 import Testing
 
 /// A `@Published` property nobody observes is its value and a lock: what observing it takes is

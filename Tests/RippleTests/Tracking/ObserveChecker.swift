@@ -1,4 +1,5 @@
 @testable import Ripple
+@testable import RippleCore
 
 /// An exhaustive interleaving checker for `observe`'s loop: it runs ``ObserveMachine``'s
 /// transitions and the loop's ``DeliveryTurn``, sequenced exactly as ``ObserveLoop`` sequences them

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Ripple
+@testable import RippleCore
 
 /// `observe`'s loop through every interleaving of small scripts on two and three threads (see
 /// ``ObserveChecker``), and the checker's own teeth: deliberate defects in the protocol that it must

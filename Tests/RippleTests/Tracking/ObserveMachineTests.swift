@@ -1,4 +1,5 @@
 @testable import Ripple
+@testable import RippleCore
 import Testing
 
 /// `observe`'s state as a value: what each transition decides, in every status.

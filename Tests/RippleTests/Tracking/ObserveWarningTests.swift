@@ -1,5 +1,6 @@
 import Observation
 @testable import Ripple
+@testable import RippleCore
 import Testing
 
 /// An `@Observable` model: without the Observation bridge, Ripple's scopes cannot see its reads.

@@ -1,0 +1,208 @@
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
+#endif
+
+// What the subscribe paths record while diagnostics are on. Ripple's `RippleDiagnostics` switches
+// the recording on and turns these records into its public values (`LiveSubscription`,
+// `PublisherNode`).
+
+/// Whether subscriptions made now are recorded: the only thing the subscribe paths read when
+/// diagnostics are off (one relaxed load). Written by ``SubscriptionRegistry`` under its lock.
+@usableFromInline
+let diagnosticsSwitch = AtomicCell<Bool>(false)
+
+/// Whether `RippleDiagnostics` records subscriptions: one relaxed load.
+@inlinable @inline(__always)
+var diagnosticsAreOn: Bool {
+    diagnosticsSwitch.load(ordering: .relaxed)
+}
+
+/// A publisher in a recorded chain (`RippleDiagnostics.PublisherNode` in Ripple): its name, the
+/// object it is if it is a class, and the publishers it subscribes to.
+package struct RecordedPublisher: Sendable {
+    package let name: String
+    package let object: ObjectIdentifier?
+    package let upstreams: [RecordedPublisher]
+
+    init(name: String, object: ObjectIdentifier? = nil, upstreams: [RecordedPublisher] = []) {
+        self.name = name
+        self.object = object
+        self.upstreams = upstreams
+    }
+
+    /// The node for `publisher`, walking its upstreams through its mirror.
+    package static func of(_ publisher: Any) -> RecordedPublisher {
+        var budget = 256
+        return make(publisher, depth: 0, budget: &budget)
+    }
+
+    private static func make(_ publisher: Any, depth: Int, budget: inout Int) -> RecordedPublisher {
+        budget -= 1
+        let type = type(of: publisher)
+        let name = shortName(of: type)
+        // A class publisher is a source here: reading its stored properties through a mirror
+        // could race with its own lock.
+        if type is AnyClass {
+            let object = (publisher as? any DiagnosticSource)?.diagnosticIdentity
+            return RecordedPublisher(name: name, object: object ?? ObjectIdentifier(publisher as AnyObject))
+        }
+        var upstreams: [RecordedPublisher] = []
+        if depth < 64 && budget > 0 {
+            for child in Mirror(reflecting: publisher).children where child.value is any Publisher {
+                upstreams.append(make(child.value, depth: depth + 1, budget: &budget))
+            }
+        }
+        return RecordedPublisher(name: name, upstreams: upstreams)
+    }
+
+    /// "RippleCore.Publishers.Map<…>" → "Map", "RippleCore.Published<Swift.Int>.Publisher" →
+    /// "Published.Publisher".
+    static func shortName(of type: Any.Type) -> String {
+        let key = ObjectIdentifier(type)
+        if let name = shortNames.withLock({ $0[key] }) { return name }
+        let name = makeShortName(of: type)
+        shortNames.withLock { $0[key] = name }
+        return name
+    }
+
+    /// ``shortName(of:)`` of the types seen so far (`String(reflecting:)` is most of the cost
+    /// of recording a subscription).
+    private static let shortNames = LockedValue<[ObjectIdentifier: String]>([:])
+
+    private static func makeShortName(of type: Any.Type) -> String {
+        var plain = ""
+        var depth = 0
+        for character in String(reflecting: type) {
+            switch character {
+            case "<": depth += 1
+            case ">": depth -= 1
+            default: if depth == 0 { plain.append(character) }
+            }
+        }
+        var parts = plain.split(separator: ".").filter { !$0.hasPrefix("(") }
+        if parts.count > 1 { parts.removeFirst() }  // the module
+        if parts.count > 1 && parts[0] == "Publishers" { parts.removeFirst() }
+        return parts.joined(separator: ".")
+    }
+}
+
+/// Where a recorded subscription stands (`RippleDiagnostics.LiveSubscription.Status` in Ripple).
+package enum RecordedStatus: Sendable, Hashable {
+    case active
+    case finished
+    case failed(String)
+}
+
+/// A recorded subscription as it was when a snapshot was taken
+/// (`RippleDiagnostics.LiveSubscription` in Ripple).
+package struct RecordedSubscription: Sendable {
+    package let id: Int
+    package let publisher: RecordedPublisher
+    package let subscriber: String
+    package let demand: Subscribers.Demand?
+    package let valuesDelivered: Int?
+    package let status: RecordedStatus
+    package let lastDeliveryThread: UInt?
+}
+
+/// How the subscribe paths record subscriptions for `RippleDiagnostics` (in Ripple), which reads
+/// them back from the ``SubscriptionRegistry``.
+@usableFromInline
+enum DiagnosticsRecording {
+    /// `sink` on any publisher, recorded: a ``Subscribers/Sink`` given counting closures. Not
+    /// inlinable, so that the client's specialized code for the unrecorded path is not duplicated
+    /// here. Reached only while diagnostics are on.
+    @usableFromInline
+    static func recordedSink<P: Publisher>(
+        on publisher: P, receiveCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Void,
+        receiveValue: @escaping (P.Output) -> Void
+    ) -> AnyCancellable {
+        recordSink(on: publisher, receiveCompletion: receiveCompletion, receiveValue: receiveValue) {
+            receiveCompletion, receiveValue in
+            let sink = Subscribers.Sink<P.Output, P.Failure>(
+                receiveCompletion: receiveCompletion ?? { _ in }, receiveValue: receiveValue)
+            publisher.subscribe(sink)
+            return AnyCancellable(object: sink)
+        }
+    }
+
+    /// `sink` on a subject-backed publisher, recorded: its closures, counting, attached to the
+    /// subject's conduit. Reached only while diagnostics are on.
+    @usableFromInline
+    static func recordedSubjectSink<P: _SubjectBacked>(
+        on publisher: P, receiveCompletion: ((Subscribers.Completion<P.Failure>) -> Void)?,
+        receiveValue: @escaping (P.Output) -> Void
+    ) -> AnyCancellable {
+        recordSink(on: publisher, receiveCompletion: receiveCompletion, receiveValue: receiveValue) {
+            publisher._attachSink(receiveCompletion: $0, receiveValue: $1)
+        }
+    }
+
+    /// Records a `sink` on `publisher` and gives `attach` closures that count values and end the
+    /// record when the sink lets them go.
+    static func recordSink<P: Publisher>(
+        on publisher: P, receiveCompletion: ((Subscribers.Completion<P.Failure>) -> Void)?,
+        receiveValue: @escaping (P.Output) -> Void,
+        attach: (((Subscribers.Completion<P.Failure>) -> Void)?, @escaping (P.Output) -> Void) -> AnyCancellable
+    ) -> AnyCancellable {
+        let probe = SubscriptionRegistry.shared.registerSink(publisher: .of(publisher))
+        return attach(receiveCompletion.map(probe.counting), probe.counting(receiveValue))
+    }
+
+    /// Records a subscriber that is looked at through a weak reference (`assign`): `isLive` says
+    /// whether it is still subscribed. Reached only while diagnostics are on.
+    static func recordObject<P: Publisher>(
+        on publisher: P, subscriber: AnyObject, description: String, isLive: @escaping @Sendable (AnyObject) -> Bool
+    ) {
+        _ = SubscriptionRegistry.shared.register(
+            publisher: .of(publisher), subscriber: description, demand: .unlimited, countsValues: false,
+            object: subscriber, isLive: isLive)
+    }
+}
+
+/// A publisher whose identity in `RippleDiagnostics`' graphs is an object of its own (a subject's
+/// storage), the same one its conduits report, so that both ways of subscribing meet in one node.
+protocol DiagnosticSource {
+    var diagnosticIdentity: ObjectIdentifier { get }
+}
+
+extension PassthroughSubject: DiagnosticSource {
+    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
+}
+
+extension CurrentValueSubject: DiagnosticSource {
+    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
+}
+
+extension ObservableObjectPublisher: DiagnosticSource {
+    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
+}
+
+/// The scopes of `RippleDiagnostics.withRegistry(_:)` around the running code, innermost first.
+package final class DiagnosticsScope: Sendable {
+    /// The innermost scope around the running code. (The `TaskLocal` class itself rather than the
+    /// `@TaskLocal` macro, which needs a compiler plugin.)
+    package static let task = TaskLocal<DiagnosticsScope?>(wrappedValue: nil)
+
+    /// The innermost scope around the running code, if any.
+    static var current: DiagnosticsScope? { task.get() }
+
+    package let id: Int
+    let parent: DiagnosticsScope?
+
+    init(id: Int, parent: DiagnosticsScope?) {
+        self.id = id
+        self.parent = parent
+    }
+
+    /// This scope's ID and its parents'.
+    var ids: [Int] {
+        var ids: [Int] = []
+        var scope: DiagnosticsScope? = self
+        while let current = scope {
+            ids.append(current.id)
+            scope = current.parent
+        }
+        return ids
+    }
+}

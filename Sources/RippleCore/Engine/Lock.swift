@@ -1,0 +1,396 @@
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(WinSDK)
+import WinSDK
+#endif
+
+/// A small non-recursive lock stored in its owner, backed by the operating system: it knows its
+/// owner, a thread that finds it taken sleeps in the kernel (donating its priority to the holder
+/// where the system can), and a thread that takes a lock it already holds traps with a message
+/// instead of hanging.
+///
+/// - Linux and Android: a futex word stored inline (no allocation) holding the owner's kernel
+///   thread ID — the layout of the kernel's priority-inheriting futexes. Taking a free lock is one
+///   compare-and-swap of 0 to the caller's ID, unlocking one compare-and-swap back to 0; only a
+///   thread that finds the lock taken enters the kernel (``lockSlow(_:)``), with `FUTEX_LOCK_PI`,
+///   so the holder runs at the waiter's priority until it unlocks. If the kernel refuses the
+///   priority-inheriting calls (a seccomp policy, an old kernel), the lock says so once, for the
+///   whole process, and sleeps with plain `FUTEX_WAIT` instead; if that is refused too, it yields
+///   the processor between tries. Nothing is ever a reason to trap but a self-deadlock.
+/// - Windows: the same word and algorithm on `WaitOnAddress` / `WakeByAddressSingle`, owned by the
+///   thread's ID.
+/// - Darwin: `os_unfair_lock` (macOS 10.12, iOS 10), which knows its owner, donates priority to the
+///   holder and traps on a self-deadlock, on a separately allocated word: the kernel knows a waiter
+///   by the lock's address, which must not change while the owner is moved or borrowed.
+///
+/// Rules for every owner: keep all state the lock guards in one struct; decide under the lock,
+/// call out after unlocking — and release what leaves the state (old values, subscribers, closures)
+/// after unlocking too, since a deinit is user code.
+@usableFromInline
+package struct Lock: ~Copyable, @unchecked Sendable {
+    #if canImport(Darwin)
+    /// The `os_unfair_lock`, allocated by `init` and freed by `deinit`.
+    @usableFromInline
+    let unfairLock: os_unfair_lock_t
+
+    /// Creates an unlocked lock.
+    @inlinable
+    package init() {
+        unfairLock = .allocate(capacity: 1)
+        unfairLock.initialize(to: os_unfair_lock())
+    }
+
+    deinit {
+        unfairLock.deinitialize(count: 1)
+        unfairLock.deallocate()
+    }
+
+    /// Takes the lock, sleeping while another thread holds it.
+    @inlinable @inline(__always)
+    package func lock() {
+        os_unfair_lock_lock(unfairLock)
+    }
+
+    /// Releases the lock (held by the calling thread).
+    @inlinable @inline(__always)
+    package func unlock() {
+        os_unfair_lock_unlock(unfairLock)
+    }
+    #else
+    /// 0 when free; otherwise the holder's ``kernelThreadID()``, with ``waitersBit`` set while
+    /// threads may be asleep on it (set by the kernel, or by a sleeper on the plain futex path).
+    @usableFromInline
+    let word = AtomicCell<UInt32>(0)
+
+    /// Creates an unlocked lock.
+    @inlinable
+    package init() {}
+
+    /// Takes the lock: one compare-and-swap when it is free, ``lockSlow(_:)`` otherwise. Not
+    /// inlined into clients: the thread ID comes from a C function clients need not see.
+    @usableFromInline
+    package func lock() {
+        let me = kernelThreadID()
+        if word.compareExchange(
+            expected: 0, desired: me, successOrdering: .acquiring, failureOrdering: .relaxed
+        ).exchanged {
+            return
+        }
+        lockSlow(me)
+    }
+
+    /// Releases the lock (held by the calling thread): one compare-and-swap when nobody sleeps on
+    /// it, ``unlockSlow(_:)`` otherwise. The fast path does not ask for the thread's ID (the word
+    /// holds the owner's; debug builds check it is the caller's, and the slow path always does).
+    @usableFromInline
+    package func unlock() {
+        let seen = word.load(ordering: .relaxed)
+        assert(seen & Self.ownerMask == kernelThreadID(), "Ripple: a lock was released by a thread that does not hold it")
+        // A free word (an unlock too many) goes to the slow path, which traps.
+        if seen != 0, seen & Self.waitersBit == 0,
+            word.compareExchange(
+                expected: seen, desired: 0, successOrdering: .releasing, failureOrdering: .relaxed
+            ).exchanged
+        {
+            return
+        }
+        unlockSlow(kernelThreadID())
+    }
+
+    /// In `word`: threads may be asleep on the lock (the kernel's `FUTEX_WAITERS`).
+    static var waitersBit: UInt32 { 0x8000_0000 }
+    /// In `word`: the owner's thread ID (the kernel's `FUTEX_TID_MASK`).
+    static var ownerMask: UInt32 { 0x3FFF_FFFF }
+
+    /// The longest a thread sleeps in the kernel before it looks at the word again. Sleeps are
+    /// bounded so that a wake lost when the process switches from priority-inheriting to plain
+    /// futexes (a policy that starts refusing them while a thread sleeps) costs a delay, never a
+    /// hang.
+    static var sleepMilliseconds: Int32 { 20 }
+
+    /// Re-reads the word briefly (Ripple's critical sections are a handful of instructions), then
+    /// sleeps in the kernel until the lock is this thread's. Traps if the caller already holds it.
+    @inline(never)
+    func lockSlow(_ me: UInt32) {
+        for _ in 0..<40 {
+            if word.load(ordering: .relaxed) == 0,
+                word.compareExchange(
+                    expected: 0, desired: me, successOrdering: .acquiring, failureOrdering: .relaxed
+                ).exchanged
+            {
+                return
+            }
+        }
+        while true {
+            let seen = word.load(ordering: .relaxed)
+            if seen & Self.ownerMask == me {
+                lockTakenTwice()
+            }
+            switch LockKernel.mode {
+            case .priorityInheriting:
+                switch withAddress(of: word, { lockPI($0) }) {
+                case .acquired:
+                    // The kernel wrote this thread's ID; the acquiring load pairs with the releasing
+                    // read-modify-write the unlocking thread made before handing over.
+                    _ = word.load(ordering: .acquiring)
+                    return
+                case .again:
+                    continue
+                case .deadlock:
+                    lockWaitNeverEnds()
+                case .refused:
+                    LockKernel.refusePriorityInheritance()
+                    continue
+                }
+            case .plain, .yielding:
+                if seen == 0 {
+                    // Taken with the waiters bit set: this thread cannot tell whether others still
+                    // sleep, so the unlock will wake one, to be safe.
+                    if word.compareExchange(
+                        expected: 0, desired: me | Self.waitersBit, successOrdering: .acquiring,
+                        failureOrdering: .relaxed
+                    ).exchanged {
+                        return
+                    }
+                    continue
+                }
+                if seen & Self.waitersBit == 0,
+                    !word.compareExchange(
+                        expected: seen, desired: seen | Self.waitersBit, ordering: .relaxed
+                    ).exchanged
+                {
+                    continue
+                }
+                waitOnWord(word, whileEqualTo: seen | Self.waitersBit, milliseconds: Self.sleepMilliseconds)
+            }
+        }
+    }
+
+    /// The caller holds the lock, and threads may sleep on it: hands it to one of them.
+    @inline(never)
+    func unlockSlow(_ me: UInt32) {
+        let seen = word.load(ordering: .relaxed)
+        require(seen & Self.ownerMask == me, "Ripple: a lock was released by a thread that does not hold it")
+        if LockKernel.mode == .priorityInheriting {
+            // A releasing read-modify-write that changes nothing: what the kernel writes next is
+            // not an atomic operation the acquiring side (or ThreadSanitizer) can pair with.
+            _ = word.compareExchange(expected: seen, desired: seen, ordering: .releasing)
+            switch withAddress(of: word, { unlockPI($0) }) {
+            case .acquired, .again:
+                return
+            case .deadlock, .refused:
+                LockKernel.refusePriorityInheritance()
+            }
+        }
+        // Plain futexes: free the word, then wake one sleeper; one that took it meanwhile with the
+        // waiters bit set will wake the next.
+        word.store(0, ordering: .releasing)
+        wakeOneOnWord(word)
+    }
+
+    /// The lock is already the calling thread's: waiting would never end.
+    private func lockTakenTwice() -> Never {
+        fatalError(
+            "Ripple: a thread took a lock it already holds (a self-deadlock). This is a bug in Ripple; "
+                + "please report it with the stack trace.")
+    }
+
+    /// The kernel found that the wait can never end (this thread holds the lock, or a chain of
+    /// lock waits leads back to it).
+    private func lockWaitNeverEnds() -> Never {
+        fatalError(
+            "Ripple: waiting for a lock would never end (the kernel reports a deadlock). This is a bug "
+                + "in Ripple; please report it with the stack trace.")
+    }
+    #endif
+
+    /// Runs `body` with the lock held. `body` must not call user code.
+    @inlinable @inline(__always)
+    package func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}
+
+#if !canImport(Darwin)
+/// The kernel calls a ``Lock`` may use in this process: the best one until the kernel refuses it,
+/// then the next, for good. Decided by the first refusal, not at load time; nothing here ever
+/// traps.
+enum LockKernel {
+    /// Which sleeping calls the locks use.
+    enum Mode: UInt32 {
+        /// `FUTEX_LOCK_PI` / `FUTEX_UNLOCK_PI` (Linux): sleepers donate priority to the holder.
+        case priorityInheriting
+        /// `FUTEX_WAIT` / `FUTEX_WAKE` (or `WaitOnAddress` on Windows).
+        case plain
+        /// No sleeping call is allowed: yield the processor between tries.
+        case yielding
+    }
+
+    /// The current mode (only ever moves down the list).
+    static var mode: Mode {
+        Mode(rawValue: lockKernelMode.load(ordering: .relaxed)) ?? .yielding
+    }
+
+    /// The kernel refused a priority-inheriting call: use plain futexes from now on.
+    static func refusePriorityInheritance() {
+        lower(to: .plain)
+    }
+
+    /// The kernel refused to sleep on a word at all: yield instead from now on.
+    static func refuseSleeping() {
+        lower(to: .yielding)
+    }
+
+    private static func lower(to mode: Mode) {
+        var current = lockKernelMode.load(ordering: .relaxed)
+        while current < mode.rawValue {
+            let (exchanged, found) = lockKernelMode.compareExchange(
+                expected: current, desired: mode.rawValue, ordering: .relaxed)
+            if exchanged { return }
+            current = found
+        }
+    }
+
+    /// Forces `mode` (tests of the fallbacks: the mode never moves back up otherwise).
+    static func force(_ mode: Mode) {
+        lockKernelMode.store(mode.rawValue, ordering: .relaxed)
+    }
+}
+
+/// ``LockKernel/mode``'s raw value. A global, initialised on first use.
+#if os(Windows)
+private let lockKernelMode = AtomicCell<UInt32>(LockKernel.Mode.plain.rawValue)
+#else
+private let lockKernelMode = AtomicCell<UInt32>(LockKernel.Mode.priorityInheriting.rawValue)
+#endif
+
+/// What a priority-inheriting futex call answered.
+enum FutexLockResult {
+    /// Done: the lock is the caller's (lock), or handed over (unlock).
+    case acquired
+    /// Interrupted or timed out: look at the word again.
+    case again
+    /// The kernel says the caller already holds the lock.
+    case deadlock
+    /// Refused, or not possible in this state: use plain futexes.
+    case refused
+}
+
+/// `FUTEX_LOCK_PI` on `word`, for at most ``Lock/sleepMilliseconds``.
+private func lockPI(_ word: UnsafeMutablePointer<UInt32>) -> FutexLockResult {
+    #if os(Linux) || os(Android)
+    switch futexLockPI(word, Lock.sleepMilliseconds) {
+    case 0: return .acquired
+    case EINTR, ETIMEDOUT, EAGAIN: return .again
+    case EDEADLK: return .deadlock
+    default: return .refused  // ENOSYS, EPERM (a seccomp filter), EINVAL, ESRCH, …
+    }
+    #else
+    return .refused
+    #endif
+}
+
+/// `FUTEX_UNLOCK_PI` on `word`.
+private func unlockPI(_ word: UnsafeMutablePointer<UInt32>) -> FutexLockResult {
+    #if os(Linux) || os(Android)
+    switch futexUnlockPI(word) {
+    case 0: return .acquired
+    default: return .refused
+    }
+    #else
+    return .refused
+    #endif
+}
+
+/// The calling thread's ID as the operating system knows it (a futex lock's owner), never 0.
+@inline(__always)
+func kernelThreadID() -> UInt32 {
+    #if os(Windows)
+    return UInt32(GetCurrentThreadId())
+    #else
+    return linuxThreadID()
+    #endif
+}
+
+/// Sleeps while `word` holds `expected`, for at most `milliseconds` (forever if negative); returns
+/// at once if it does not, and may return spuriously. Where the kernel refuses, yields instead.
+@usableFromInline
+func waitOnWord(_ word: borrowing AtomicCell<UInt32>, whileEqualTo expected: UInt32, milliseconds: Int32 = -1) {
+    guard LockKernel.mode != .yielding else {
+        yieldProcessor()
+        return
+    }
+    withAddress(of: word) { address in
+        #if os(Windows)
+        var compare = expected
+        _ = WaitOnAddress(address, &compare, 4, milliseconds < 0 ? INFINITE : DWORD(milliseconds))
+        #else
+        switch futexWait(address, expected, milliseconds) {
+        case 0, EINTR, EAGAIN, ETIMEDOUT: break
+        default:
+            LockKernel.refuseSleeping()
+            yieldProcessor()
+        }
+        #endif
+    }
+}
+
+/// Wakes one thread sleeping in ``waitOnWord(_:whileEqualTo:milliseconds:)`` on `word` (a thread
+/// that yields instead looks again by itself).
+@usableFromInline
+func wakeOneOnWord(_ word: borrowing AtomicCell<UInt32>) {
+    withAddress(of: word) { address in
+        #if os(Windows)
+        WakeByAddressSingle(address)
+        #else
+        _ = futexWake(address, 1)
+        #endif
+    }
+}
+
+/// Gives the processor to another thread (a refused sleep's replacement).
+private func yieldProcessor() {
+    #if os(Windows)
+    SwitchToThread()
+    #else
+    sched_yield()
+    #endif
+}
+
+/// Runs `body` with the address of `word`'s four bytes, for the operating system's wait-on-address
+/// calls: the portable cell's allocated word, or `Synchronization.Atomic`'s inline storage (whose
+/// address is stable while it is borrowed: it is laid out in place, never moved into a temporary).
+private func withAddress<R>(of word: borrowing AtomicCell<UInt32>, _ body: (UnsafeMutablePointer<UInt32>) -> R) -> R {
+    #if RIPPLE_PORTABLE_ATOMICS
+    body(word.address)
+    #else
+    withUnsafePointer(to: word) { pointer in
+        body(UnsafeMutableRawPointer(mutating: pointer).assumingMemoryBound(to: UInt32.self))
+    }
+    #endif
+}
+#endif
+
+/// A number that identifies the calling thread while it runs (never zero).
+///
+/// Used to tell re-entrant calls (the same thread, further up the stack) from concurrent ones.
+@inlinable @inline(__always)
+package func currentThreadID() -> UInt {
+    #if canImport(WinSDK)
+    return UInt(GetCurrentThreadId()) &+ 1
+    #elseif canImport(Darwin)
+    return UInt(bitPattern: pthread_self())
+    #else
+    return UInt(pthread_self())
+    #endif
+}

@@ -1,0 +1,205 @@
+#if canImport(Darwin)
+import Darwin
+#endif
+
+/// The one storage behind every operator that delivers to one downstream in turns (merge,
+/// combineLatest, zip, switchToLatest, buffer, the until-output operators): the lock, the
+/// ``DeliveryTurn`` and the operator's state struct it guards, and, written once, the sequence every
+/// such operator follows around a delivery:
+///
+/// 1. **Enter** (``enterTurnLocked(name:)``): apply ``DeliveryTurn/enter(_:name:)`` under the lock;
+///    call now, nested if this thread already holds the turn further up its stack, or park until
+///    the turn is handed over (the lock is released while the thread sleeps, held again after).
+/// 2. **Deliver** (``unlocked(_:)``, ``callInTurnLocked(name:to:_:)``): call the downstream with the
+///    lock released, then lock again.
+/// 3. **Leave** (``leaveTurnLocked(nested:)``): apply ``DeliveryTurn/leave()`` under the lock (unless
+///    nested: the outermost call gives the turn back), unlock, and wake the next waiter after
+///    unlocking.
+///
+/// Operators subclass it (`final class MergeCore<…>: TurnStorage<MergeState>`), so the lock, the turn
+/// and the state stay inline in the operator's object (no extra allocation, no indirection), and every
+/// method here is inlined into the operator's specialized code: the single-thread fast path costs
+/// what the hand-written sequence did.
+///
+/// Rules, as for every owner of a ``Lock``: the state is read and changed only with `lock` held; no
+/// user code runs with it held (the closures given to the methods that run "under the lock" must not
+/// call out); what leaves the state is released after unlocking.
+@usableFromInline
+package class TurnStorage<State>: TurnLock<State> {
+    /// Who is calling the downstream, and who waits to. Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) final var turn = DeliveryTurn()
+
+    /// Storage starting in `state`, with nobody holding the turn.
+    @inlinable
+    package override init(state: State) {
+        super.init(state: state)
+    }
+
+    /// Takes this thread's turn: at once if it is free or this thread already holds it (then
+    /// `true`: nested, do not give it back), or after sleeping until another thread hands it over
+    /// (the lock is released meanwhile). Called with `lock` held; returns with it held and the turn
+    /// this thread's. `name` names the downstream in a deadlock report.
+    @inlinable @inline(__always)
+    final func enterTurnLocked(name: @autoclosure () -> String) -> Bool {
+        // The transition's access to `turn` ends before the thread parks: other threads change the
+        // turn meanwhile.
+        let entry = turn.enter(currentThreadID(), name: name())
+        return lock.takeTurnLocked(entry)
+    }
+
+    /// Takes the turn, which must be free (an owner that admits one caller at a time, as `observe`'s
+    /// loop does); `false` when it is not — held by this thread or another. Called with `lock` held.
+    @inlinable @inline(__always)
+    package final func takeFreeTurnLocked(name: @autoclosure () -> String) -> Bool {
+        guard case .call(nested: false) = turn.enter(currentThreadID(), name: name()) else { return false }
+        return true
+    }
+
+    /// Gives the turn back unless `nested`, and unlocks; the next waiter, if any, is woken after
+    /// unlocking. Called with `lock` and the turn held.
+    @inlinable @inline(__always)
+    package final func leaveTurnLocked(nested: Bool = false) {
+        leaveTurnLocked(&turn, nested: nested)
+    }
+
+    /// Enters the turn, then calls `call` with the lock released on what `target` returns under the
+    /// lock (the downstream), and locks again. Returns the call's result and whether it was nested,
+    /// with `lock` and the turn held: the caller updates the state and gives the turn back
+    /// (``leaveTurnLocked(nested:)``, or a drain that does). If `target` returns `nil` (the
+    /// downstream went away while this thread waited), gives the turn back, unlocks and returns
+    /// `nil`. Called with `lock` held.
+    @inlinable @inline(__always)
+    final func callInTurnLocked<Target, Result>(
+        name: @autoclosure () -> String, to target: () -> Target?, _ call: (Target) -> Result
+    ) -> (result: Result, nested: Bool)? {
+        let nested = enterTurnLocked(name: name())
+        guard let target = target() else {
+            leaveTurnLocked(nested: nested)
+            return nil
+        }
+        lock.unlock()
+        let result = call(target)
+        lock.lock()
+        return (result, nested)
+    }
+
+    /// Enters the turn, runs `inTurn` under the lock (say, to add a request's demand: it counts from
+    /// this thread's turn on), then: nested, unlocks (the outermost call on this thread drains);
+    /// otherwise calls `drain`, with `lock` and the turn held, which must give the turn back and
+    /// unlock. Called with `lock` held; returns `inTurn`'s result.
+    @inlinable @inline(__always)
+    final func takeTurnLocked<Result>(
+        name: @autoclosure () -> String, _ inTurn: () -> Result, drain: () -> Void
+    ) -> Result {
+        let nested = enterTurnLocked(name: name())
+        let result = inTurn()
+        if nested {
+            lock.unlock()
+        } else {
+            drain()
+        }
+        return result
+    }
+
+    /// Waits for this thread's turn (after the delivery another thread has in progress; at once,
+    /// nested, from inside a delivery on this thread), gives it straight back, and unlocks: for a
+    /// completion to a downstream already detached from the state, which the caller then delivers
+    /// (nobody else calls it after). Called with `lock` held.
+    @inlinable @inline(__always)
+    package final func awaitTurnLocked(name: @autoclosure () -> String) {
+        leaveTurnLocked(nested: enterTurnLocked(name: name()))
+    }
+}
+
+/// A lock, the state it guards, and the sequence around a delivery turn kept under that lock,
+/// written once for any number of turns: ``TurnStorage`` keeps one (an operator's downstream); a
+/// subject keeps one per subscriber, in each subscriber's conduit, all under the subject's lock.
+///
+/// Rules, as for every owner of a ``Lock``: the state (and every turn kept under the lock) is read
+/// and changed only with `lock` held; no user code runs with it held; what leaves the state is
+/// released after unlocking.
+@usableFromInline
+package class TurnLock<State> {
+    /// Guards `state`, and the turns and fields the subclass says it guards.
+    @usableFromInline package final let lock = Lock()
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) package final var state: State
+
+    /// Storage starting in `state`.
+    @inlinable
+    package init(state: State) {
+        self.state = state
+    }
+
+    /// Gives `turn` back unless `nested`, and unlocks; the next waiter, if any, is woken after
+    /// unlocking. Called with `lock` and the turn held.
+    @inlinable @inline(__always)
+    final func leaveTurnLocked(_ turn: inout DeliveryTurn, nested: Bool = false) {
+        guard !nested else {
+            lock.unlock()
+            return
+        }
+        let exit = turn.leave()
+        lock.unlock(handingOver: exit)
+    }
+
+    /// Runs `body` (user code: a delivery, a request, a cancel) with `lock` released, and locks
+    /// again. Called with `lock` held.
+    @inlinable @inline(__always)
+    final func unlocked<Result>(_ body: () -> Result) -> Result {
+        lock.unlock()
+        let result = body()
+        lock.lock()
+        return result
+    }
+}
+
+/// The two actions of a ``DeliveryTurn``, performed the same way by every owner of a turn (the
+/// storage above, a subject's conduit, a `@Published` property's write turn, an `observe` loop),
+/// with the owner's lock.
+extension Lock {
+    /// With this lock held: performs what ``DeliveryTurn/enter(_:name:)`` returned. `.call` returns
+    /// `nested` at once; `.wait` unlocks, parks until the turn is handed over, locks again and
+    /// returns `false`, keeping `owner` (the object the turn is kept in) alive meanwhile.
+    @inlinable @inline(__always)
+    func takeTurnLocked(_ entry: DeliveryTurn.Entry, keeping owner: AnyObject? = nil) -> Bool {
+        switch entry {
+        case .call(let nested):
+            return nested
+        case .wait(let waiter):
+            parkLocked(waiter, keeping: owner)
+            return false
+        }
+    }
+
+    /// Unlocks, sleeps until `waiter` is handed the turn, locks again. Out of line: only under
+    /// contention.
+    @usableFromInline @inline(never)
+    func parkLocked(_ waiter: TurnWaiter, keeping owner: AnyObject?) {
+        // A retain of its own: the caller's reference may be borrowed from a list that can drop it
+        // meanwhile. Given back with the lock held again, which is safe because it is never the
+        // last reference: an owner dropped while a thread waits for its turn keeps itself alive
+        // until that turn is given back (a subject's conduit pins itself).
+        let kept = owner.map { Unmanaged.passRetained($0) }
+        #if canImport(Darwin)
+        // The turn's holder runs at this thread's quality of service until the turn is handed
+        // over (the condition variable the waiter sleeps on donates nothing by itself). Started
+        // with the lock held, while the holder cannot give the turn back, let alone exit.
+        let donation = waiter.queue.donateQualityOfServiceLocked()
+        #endif
+        unlock()
+        waiter.waitForTurn()
+        #if canImport(Darwin)
+        if let donation { _ = pthread_override_qos_class_end_np(donation) }
+        #endif
+        lock()
+        kept?.release()
+    }
+
+    /// Unlocks, then performs what ``DeliveryTurn/leave()`` returned: wakes the next waiter.
+    @inlinable @inline(__always)
+    func unlock(handingOver exit: DeliveryTurn.Exit) {
+        unlock()
+        if case .handOff(let next) = exit { next.wake() }
+    }
+}

@@ -1,0 +1,120 @@
+#if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
+#endif
+import RippleTrackingTypes  // TrackingEvent, TrackingPhase (not re-exported: Ripple's, not Combine's)
+
+/// Not API: lets another observation system take part in Ripple's tracking scopes. The core cannot
+/// import the toolchain's Observation module, so `RippleObservation` installs an implementation
+/// (see ``_ExternalTracking/installScopeHook(_:)``): every tracking scope then runs its body through
+/// ``collectReads(_:)``, and what the other system saw read becomes one entry of the scope.
+public protocol _ExternalScopeHook: AnyObject, Sendable {
+    /// Runs `body` with the other system recording reads, and returns the reads as one handle
+    /// (`nil` when `body` read nothing the other system tracks). The other system reports later
+    /// changes of those reads to the handle until the handle's `cancel` closure runs.
+    func collectReads<R>(_ body: () -> R) -> (R, _ExternalReads?)
+
+    /// The name of the property a changed key path ends in, where the other system's key paths
+    /// print none (an `@Observable` property's is computed), or `nil`.
+    func propertyName(of keyPath: AnyKeyPath) -> String?
+
+    /// Runs `body` and returns the properties of the other system it read, as `"Type.property"`
+    /// names, sorted (the other system records reads as a set).
+    func propertiesRead(_ body: () -> Void) -> [String]
+}
+
+/// Not API: the reads another observation system saw in one tracking scope, as the scope's bridge
+/// reports their changes to Ripple.
+///
+/// The bridge keeps this handle (and only this handle) in its change callbacks; Ripple keeps the
+/// tracker behind it while any observer is armed on it, and runs `cancel` when it is released, so
+/// the other system's registration lives exactly as long as Ripple needs it.
+public final class _ExternalReads: @unchecked Sendable {
+    /// Changes reported before the scope took the handle over (after the reads, before the scope ended).
+    private let lock = Lock()
+    @exclusivity(unchecked) private var early: UInt64 = 0
+    @exclusivity(unchecked) private var earlyKeyPath: AnyKeyPath?
+    /// Weak: the tracker's lifetime is decided by Ripple's observers, not by the other system.
+    @exclusivity(unchecked) private weak var tracker: ExternalTracker?
+
+    /// Creates an empty handle, before the reads.
+    public init() {}
+
+    /// How to undo the other system's registration (set by ``_registered(cancel:)``).
+    @exclusivity(unchecked) private var cancel: (@Sendable () -> Void)?
+
+    /// Called by the bridge once the reads are registered with the other system: `cancel` undoes
+    /// that registration, and runs once Ripple no longer needs it.
+    public func _registered(cancel: @escaping @Sendable () -> Void) {
+        lock.lock()
+        self.cancel = cancel
+        lock.unlock()
+    }
+
+    /// The tracker the scope records (taking over the `cancel` closure).
+    func activate() -> ExternalTracker {
+        lock.lock()
+        let cancel = self.cancel.take() ?? {}
+        let tracker = ExternalTracker(cancel: cancel)
+        self.tracker = tracker
+        tracker.version = early
+        tracker.lastKeyPath = earlyKeyPath
+        lock.unlock()
+        return tracker
+    }
+
+    /// Reports a change, in `phase`, to the property at `keyPath` (when the other system says which).
+    public func _changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) {
+        lock.lock()
+        guard let tracker else {
+            if phase == .didSet {
+                early &+= 1
+                earlyKeyPath = keyPath
+            }
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        tracker.changed(phase, keyPath: keyPath)
+    }
+}
+
+/// The tracker standing for everything another observation system saw read in one scope: armed like
+/// a `@Published` property's, fired with the changed property's key path. Its version starts at the
+/// changes reported before the scope ended, so a change between a read and the arming is not lost.
+final class ExternalTracker: PropertyTracker, @unchecked Sendable {
+    private let cancel: @Sendable () -> Void
+    /// The key path of the latest did-set change (for an observer armed after it). Guarded by `lock`.
+    @exclusivity(unchecked) var lastKeyPath: AnyKeyPath?
+
+    init(cancel: @escaping @Sendable () -> Void) {
+        self.cancel = cancel
+        super.init()
+    }
+
+    deinit {
+        cancel()
+    }
+
+    func changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) {
+        lock.lock()
+        if phase == .didSet {
+            version &+= 1
+            lastKeyPath = keyPath
+        }
+        guard hasObserversLocked else {
+            lock.unlock()
+            return
+        }
+        let firing = takeFiringLocked(phase)
+        lock.unlock()
+        fire(firing, TrackingEvent(object: nil, tracker: self, phase: phase, keyPath: keyPath))
+    }
+
+    /// The did-set event for an observer that finds this tracker changed when it arms.
+    var staleEvent: TrackingEvent {
+        lock.lock()
+        let keyPath = lastKeyPath
+        lock.unlock()
+        return TrackingEvent(object: nil, tracker: self, phase: .didSet, keyPath: keyPath)
+    }
+}
