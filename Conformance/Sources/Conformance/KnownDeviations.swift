@@ -85,9 +85,19 @@ let knownDeviations: [KnownDeviation] = [
             case .delay, .debounce, .receiveOnVirtual: true
             default: false
             }
-        }),
-            let cancel = events.firstIndex(where: { $0 == "do cancel()" || $0.hasPrefix("S cancels") })
-        else { return events }
+        }) else { return events }
+        // A probe's completion after that probe cancelled (an operator below cancelled it) goes too.
+        var cancelled: Set<Substring> = []
+        let events = events.filter { event in
+            let parts = event.split(separator: " ")
+            guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
+            if parts[1] == "cancel" { cancelled.insert(parts[0]) }
+            if parts[1] == "got" { cancelled.remove(parts[0]) }
+            return !(cancelled.contains(parts[0]) && parts[1] == "completion")
+        }
+        guard let cancel = events.firstIndex(where: { $0 == "do cancel()" || $0.hasPrefix("S cancels") }) else {
+            return events
+        }
         // With the deliveries goes the demand they returned, asked of the upstream.
         let after = events[(cancel + 1)...].filter { event in
             let parts = event.split(separator: " ")
@@ -103,12 +113,24 @@ let knownDeviations: [KnownDeviation] = [
     KnownDeviation(name: "receive(on:) delivers a value it scheduled after its subscriber cancelled") { c, events in
         guard c.ops.contains(.receiveOnVirtual) else { return events }
         var cancelled: Set<Substring> = []
+        // Values begun after the cancel, whose "returned" line goes with them (a value in flight
+        // when the probe cancelled keeps its own).
+        var dropped: [Substring: Int] = [:]
         return events.filter { event in
             let parts = event.split(separator: " ")
             guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
-            if parts[1] == "cancel" { cancelled.insert(parts[0]) }
-            if parts[1] == "got" { cancelled.remove(parts[0]) }
-            return !(cancelled.contains(parts[0]) && parts[1] == "value")
+            let probe = parts[0]
+            if parts[1] == "cancel" { cancelled.insert(probe) }
+            if parts[1] == "got" { cancelled.remove(probe) }
+            guard parts[1] == "value" else { return true }
+            if event.contains(" returned ") {
+                guard let open = dropped[probe], open > 0 else { return true }
+                dropped[probe] = open - 1
+                return false
+            }
+            guard cancelled.contains(probe) else { return true }
+            dropped[probe, default: 0] += 1
+            return false
         }
     },
     // Combine's `throttle` delivers nothing it scheduled once the subscriber cancelled
@@ -1082,10 +1104,10 @@ func throttleHandsItsSubscriptionOnLate(_ c: Case, openCombine: [String], ripple
     }
     // The party below the throttle that parts first in Ripple's history, and where.
     var first: (party: Substring, j: Int, position: Int)?
-    // Below the throttle first; where only a party above parts (an operator below cancelled it on
-    // a value no probe saw), that one.
-    for below in [true, false] where first == nil {
-        for party in parties where isBelow(party) == below && party != "T" {
+    // The party that parts first in Ripple's history (one above the throttle where an operator
+    // below cancelled it on a value no probe saw).
+    do {
+        for party in parties where party != "T" {
             let a = mine[party] ?? [], b = theirs[party] ?? []
             guard let j = (0..<max(a.count, b.count)).first(where: { $0 >= a.count || $0 >= b.count || a[$0] != b[$0] })
             else { continue }
