@@ -17,7 +17,11 @@ let package = Package(
         .target(name: "ConformanceModel"),
         .target(
             name: "RippleRunner",
-            dependencies: ["ConformanceModel", .product(name: "Ripple", package: "Ripple")]),
+            dependencies: [
+                "ConformanceModel", .product(name: "Ripple", package: "Ripple"),
+                // TestScheduler, the virtual-time scheduler the time operators run on.
+                .product(name: "RippleTesting", package: "Ripple"),
+            ]),
         .target(
             name: "OpenCombineRunner",
             dependencies: ["ConformanceModel", .product(name: "OpenCombine", package: "OpenCombine")],

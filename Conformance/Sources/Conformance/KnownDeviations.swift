@@ -54,6 +54,118 @@ struct KnownDeviation: Sendable {
 }
 
 let knownDeviations: [KnownDeviation] = [
+    // Combine's `delay` subscription is not CustomStringConvertible: its description is its type
+    // name (OpenCombine's DelayTests, recorded against Combine, build the expected name from the
+    // library's own output for that reason), and so is OpenCombine's. Ripple's says "Delay" (the
+    // Porting article's row, a readable name as every other operator's).
+    KnownDeviation(name: "Ripple by design: delay's subscription describes itself as \"Delay\" (Combine's is its type name)") {
+        _, events in
+        events.map { event in
+            guard let range = event.range(of: " got subscription "),
+                event[range.upperBound...].hasPrefix("OpenCombine.Publishers.Delay<")
+            else { return event }
+            return event[..<range.upperBound] + "Delay"
+        }
+    },
+    // Combine's `delay` and `receive(on:)` deliver a completion they scheduled before the
+    // subscriber cancelled (OpenCombine's DelayTests and ReceiveOnTests
+    // testStrongCaptureWhenSchedulingCompletion, recorded against Combine), OpenCombine's
+    // `debounce` does too (not recorded for Combine), and OpenCombine's `delay` ignores a cancel
+    // once its upstream completed, delivering the values it scheduled too. Ripple delivers nothing
+    // after the cancel (the Porting article's row for them). (Combine's `throttle` and `timeout`
+    // deliver nothing either: ThrottleTests.testWeakCaptureWhenSchedulingCompletion,
+    // TimeoutTests.testCancelWhileCompletionIsInFlight.) Only with `delay`, `debounce` or
+    // `receive(on:)` a virtual-time scheduler, only deliveries after the subscriber's first cancel.
+    KnownDeviation(
+        name: "Ripple by design: delay, debounce and receive(on:) deliver nothing they scheduled once the subscriber cancelled"
+    ) {
+        c, events in
+        guard c.ops.contains(where: {
+            switch $0 {
+            case .delay, .debounce, .receiveOnVirtual: true
+            default: false
+            }
+        }), let cancel = events.firstIndex(where: { $0 == "do cancel()" || $0.hasPrefix("S cancels") }) else {
+            return events
+        }
+        // With the deliveries goes the demand they returned, asked of the upstream.
+        let after = events[(cancel + 1)...].filter { event in
+            let parts = event.split(separator: " ")
+            return !(parts.count == 3 && parts[0].hasPrefix("P") && parts[1] == "request")
+        }
+        return Array(events[...cancel]) + withoutDeliveries(after[...])
+    },
+    // The same rule for a probe below one of them that an operator further down cancelled: no
+    // completion reaches it after its cancel (the Porting article's row).
+    KnownDeviation(
+        name: "Ripple by design: delay, debounce and receive(on:) deliver nothing they scheduled once the subscriber cancelled"
+    ) { c, events in
+        guard c.ops.contains(where: {
+            switch $0 {
+            case .delay, .debounce, .receiveOnVirtual: true
+            default: false
+            }
+        }) else { return events }
+        var cancelled: Set<Substring> = []
+        return events.filter { event in
+            let parts = event.split(separator: " ")
+            guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
+            if parts[1] == "cancel" { cancelled.insert(parts[0]) }
+            if parts[1] == "got" { cancelled.remove(parts[0]) }
+            return !(cancelled.contains(parts[0]) && parts[1] == "completion")
+        }
+    },
+    // Combine's `receive(on:)` delivers no value it scheduled before its subscriber cancelled
+    // (OpenCombine's ReceiveOnTests.testStrongCaptureWhenSchedulingValue, recorded against
+    // Combine: the value stays nil); OpenCombine's delivers it. Only with `receive(on:)` a
+    // virtual-time scheduler, only values (and the demand returned for them) reaching a probe
+    // after that probe cancelled.
+    KnownDeviation(name: "receive(on:) delivers a value it scheduled after its subscriber cancelled") { c, events in
+        guard c.ops.contains(.receiveOnVirtual) else { return events }
+        var cancelled: Set<Substring> = []
+        // Values begun after the cancel, whose "returned" line goes with them (a value in flight
+        // when the probe cancelled keeps its own).
+        var dropped: [Substring: Int] = [:]
+        return events.filter { event in
+            let parts = event.split(separator: " ")
+            guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
+            let probe = parts[0]
+            if parts[1] == "cancel" { cancelled.insert(probe) }
+            if parts[1] == "got" { cancelled.remove(probe) }
+            guard parts[1] == "value" else { return true }
+            if event.contains(" returned ") {
+                guard let open = dropped[probe], open > 0 else { return true }
+                dropped[probe] = open - 1
+                return false
+            }
+            guard cancelled.contains(probe) else { return true }
+            dropped[probe, default: 0] += 1
+            return false
+        }
+    },
+    // Combine's `throttle` delivers nothing it scheduled once the subscriber cancelled
+    // (OpenCombine's ThrottleTests.testWeakCaptureWhenSchedulingCompletion, recorded against
+    // Combine: a completion scheduled before the cancel never arrives); OpenCombine's delivers a
+    // completion that arrived while a value was pending after a cancel made inside that value's
+    // delivery. Only with throttle, only deliveries after the subscriber's first cancel.
+    KnownDeviation(name: "throttle delivers a completion it scheduled after the subscriber cancelled") { c, events in
+        guard c.ops.contains(where: { if case .throttle = $0 { true } else { false } }),
+            let cancel = events.firstIndex(where: { $0 == "do cancel()" || $0.hasPrefix("S cancels") })
+        else { return events }
+        return Array(events[...cancel]) + withoutDeliveries(events[(cancel + 1)...])
+    },
+    // Apple documents `assign(to:)` (a `Published.Publisher`): "canceling the subscription
+    // automatically when the Published instance deinitializes". OpenCombine's cancels it only
+    // later, when the pipeline is let go. Only for that subscriber, only the probes' cancels after
+    // the object's release ("A released", logged from its deinit).
+    KnownDeviation(name: "assign(to: &$published) is cancelled when the object is gone, not at once", bothSides: true) {
+        c, events in
+        guard c.wrap == .assignPublished, let released = events.firstIndex(of: "A released") else { return events }
+        return Array(events[...released]) + events[(released + 1)...].filter { event in
+            let parts = event.split(separator: " ")
+            return !(parts.count == 2 && parts[0].hasPrefix("P") && parts[1] == "cancel")
+        }
+    },
     // Narrowed to what Combine documents: a request made after `cancel()` delivers nothing
     // (`Cancellable.cancel()`: "request that your publisher stop calling its downstream
     // subscribers"; OpenCombine's SequenceTests.testCancelOnValue, recorded against Combine: a
@@ -108,12 +220,19 @@ let knownDeviations: [KnownDeviation] = [
         bothSides: true
     ) { c, events in
         guard c.wrap == .subject, let end = events.lastIndex(of: "end"),
-            events[..<end].contains(where: { $0 == "do cancel()" || $0.hasPrefix("S cancels") })
+            let cancel = events[..<end].firstIndex(where: { $0 == "do cancel()" || $0.hasPrefix("S cancels") })
         else { return events }
-        return Array(events[...end]) + events[(end + 1)...].filter { event in
+        // A subscription that reaches the subject's SubjectSubscriber after the subject is gone (a
+        // subscribe(on:) subscribes later) is asked for nothing either.
+        let late = c.ops.contains(.subscribeOnVirtual)
+        return Array(events[...cancel]) + events[(cancel + 1)..<end].filter { event in
             let parts = event.split(separator: " ")
-            return !(parts.count == 2 && parts[0].hasPrefix("P") && parts[1] == "cancel")
-        }
+            return !(late && parts.count >= 3 && parts[0].hasPrefix("P")
+                && ["request", "value", "completion"].contains(parts[1]))
+        } + events[end...].enumerated().filter { i, event in
+            let parts = event.split(separator: " ")
+            return i == 0 || !(parts.count == 2 && parts[0].hasPrefix("P") && parts[1] == "cancel")
+        }.map(\.element)
     },
     // Combine's ObservableObjectPublisher sends every `send()` whatever the demand (OpenCombine's
     // ObservableObjectTests.testBasicBehavior, recorded against Combine), so an operator below it
@@ -163,10 +282,19 @@ let knownDeviations: [KnownDeviation] = [
     KnownDeviation(name: "forwards requests and cancels to an upstream that already completed", bothSides: true) {
         _, events in
         var completed: Set<Substring> = []
+        // A second cancel of a subscription already cancelled (OpenCombine's buffer passes its
+        // downstream's cancel on to the upstream its overflow cancelled): Combine documents no
+        // effect for it, and Ripple's operators do not repeat it. Not compared either.
+        var cancelled: Set<Substring> = []
         return events.filter { event in
             let parts = event.split(separator: " ")
             guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
             if parts[1] == "completion" { completed.insert(parts[0]) }
+            if parts[1] == "got" { cancelled.remove(parts[0]) }
+            if parts.count == 2, parts[1] == "cancel" {
+                defer { cancelled.insert(parts[0]) }
+                if cancelled.contains(parts[0]) { return false }
+            }
             return !((parts[1] == "request" || parts[1] == "cancel") && completed.contains(parts[0]))
         }
     },
@@ -494,6 +622,26 @@ func deliberateRippleDifference(_ c: Case, openCombine: [String], ripple: [Strin
     {
         return "Ripple by design: a cancel made before the upstream subscription arrives is final (no values, no completion)"
     }
+    // The same for subscribe(on:), its own subscription: a cancel made before the scheduled
+    // subscription reached the upstream cancels that subscription when it arrives, and nothing is
+    // asked or delivered (the Porting article's row). Recognised where the histories agree up to
+    // the subscriber's cancel, and after it Ripple's history has a subscription arriving, no
+    // request and no delivery to the subscriber.
+    // (subscribe(on:) performs requests and cancels on its scheduler too, in the order they were
+    // made: a request made before the cancel still reaches the upstream, then the cancel.)
+    if c.ops.contains(.subscribeOnVirtual),
+        let cancel = ripple.firstIndex(where: { $0 == "do cancel()" || $0.hasPrefix("S cancels") }),
+        Array(openCombine.prefix(cancel + 1)) == Array(ripple.prefix(cancel + 1)),
+        !ripple[..<cancel].contains(where: { $0.hasPrefix("P") && $0.contains(" got subscription ") })
+            || ripple[cancel...].contains(where: { $0.contains(" got subscription ") }),
+        !ripple[cancel...].contains(where: { $0.hasPrefix("S value") || $0.hasPrefix("S completion") }),
+        ripple[cancel...].filter({ $0.hasPrefix("P") && $0.contains(" got subscription ") }).allSatisfy({ got in
+            let probe = got.prefix { $0 != " " }
+            return ripple[cancel...].contains { $0 == "\(probe) cancel" || $0.hasPrefix("\(probe) completion ") }
+        })
+    {
+        return "Ripple by design: a cancel made before the upstream subscription arrives is final (no values, no completion)"
+    }
     // Demand is a limit: replaceEmpty asks its upstream for no more than the downstream asked
     // for, where Combine's (and OpenCombine's) asks for unlimited and can deliver more than was
     // requested. Ripple's history is then OpenCombine's with the extra requests and the
@@ -658,7 +806,10 @@ private func withoutDeliveries(_ events: ArraySlice<String>) -> [String] {
         }
         kept.append(event)
     }
-    return kept
+    // An instant whose events all went is not stamped either.
+    return kept.enumerated().filter { i, event in
+        !(event.hasPrefix("at ") && (i + 1 == kept.count || kept[i + 1].hasPrefix("at ")))
+    }.map(\.element)
 }
 
 /// A value or a completion, reaching the subscriber or passing a probe.
@@ -770,8 +921,8 @@ func zipAsksEveryUpstreamForReturnedDemand(_ c: Case, openCombine: [String], rip
     // A request of a probe above zip (the upstream that did not complete the tuple being asked),
     // or an event below zip (a tuple the unprobed partner could make with the demand it was given).
     let next = ripple[split].split(separator: " ")
-    guard next.count >= 2, next[0] == "S" || next[0].hasPrefix("P") else { return nil }
-    if next[0] == "S" { return name }
+    guard next.count >= 2, next[0] == "S" || next[0] == "A" || next[0].hasPrefix("P") else { return nil }
+    if next[0] == "S" || next[0] == "A" { return name }  // "A": the object `assign` sets
     guard let probe = Int(next[0].dropFirst()) else { return nil }
     if probe > probesAbove { return name }
     if next.count == 3 && next[1] == "request" { return name }
@@ -886,6 +1037,151 @@ func zipFinishesOnceAFinishedUpstreamIsDrained(_ c: Case, openCombine: [String],
     return "zip does not finish once an upstream that finished is drained (what follows is no reference)"
 }
 
+/// Each party's events (the subscriber's side "S"/"A", each probe), stamped with the virtual
+/// instant they happened at, and the script's steps with the instants: what stays when only the
+/// interleaving of the parties changes.
+private func byParty(_ events: [String]) -> [Substring: [String]] {
+    var out: [Substring: [String]] = [:]
+    var now = "0ms"
+    for event in events {
+        if event.hasPrefix("at ") {
+            now = String(event.dropFirst(3))
+            continue
+        }
+        let party = event.prefix { $0 != " " }
+        let key: Substring = party == "S" || party == "A" || party == "T" || party.hasPrefix("P") ? party : "script"
+        out[key, default: []].append(now + " " + event)
+    }
+    return out
+}
+
+/// OpenCombine's throttle asks its upstream for `.unlimited` before it hands its own subscription
+/// downstream; Combine hands it on first, so a value the upstream sends inside that request (a
+/// `@Published` property's current value) finds the downstream's demand and is delivered:
+/// heckj/swiftui-notes' UsingCombineTests/DebounceAndThrottleTests.swift (testThrottleLatestFalse
+/// and testThrottleLatestTrue, run against Combine on iOS 14.1) receive the initial value -1
+/// through `$intValue.throttle(…).sink` ([-1, 1, 3, 6] and [-1, 2, 5, 6]). So only the
+/// interleaving of the parties above the throttle with those below differs: each party's own
+/// events (with their instants) are the same. Where OpenCombine dropped such a value, the
+/// throttle's timing (it waits an interval after a delivery) and which value it holds differ from
+/// there on: known if every party agrees up to the first event where a party below the throttle
+/// parts, and that event is a value Ripple delivers, from a source that sends when asked, to a
+/// subscriber that asked for some in receive(subscription:).
+///
+/// Also here: OpenCombine's `throttle(latest: true)` takes the downstream's demand when it
+/// schedules a delivery, so a newer value arriving before the delivery runs, once that took the
+/// last demand, is dropped and the older value published. Apple documents `latest` as "whether
+/// to publish the most recent element" (`throttle(for:scheduler:latest:)`); Ripple publishes the
+/// most recent one. Known if every party above agrees and a party below parts at a value
+/// delivered in both (a different one), with `latest: true`; no reference from there.
+func throttleHandsItsSubscriptionOnLate(_ c: Case, openCombine: [String], ripple: [String]) -> String? {
+    guard let at = c.ops.firstIndex(where: { if case .throttle = $0 { true } else { false } }) else { return nil }
+    var mine = byParty(openCombine)
+    let theirs = byParty(ripple)
+    guard mine["script"] == theirs["script"] else { return nil }
+    let k = c.ops[...at].filter { $0 == .probe }.count
+    // A subscriber that cancels inside receive(subscription:): Ripple's throttle, handing its
+    // subscription on first, then asks nothing of the upstream it cancelled (no request reaches a
+    // cancelled subscription, the rule both libraries are held to); OpenCombine's asked before.
+    let lastThrottle = c.ops.lastIndex(where: { if case .throttle = $0 { true } else { false } }) ?? at
+    for n in stride(from: c.ops[...lastThrottle].filter { $0 == .probe }.count, to: 0, by: -1) {
+        let p = "P\(n)"
+        guard let probe = mine[Substring(p)], let other = theirs[Substring(p)],
+            other.contains(where: { $0.hasSuffix(" \(p) cancel") }),
+            !other.contains(where: { $0.contains(" \(p) request ") }),
+            probe.contains(where: { $0.hasSuffix(" \(p) request unlimited") })
+        else { continue }
+        // What the upstream did inside that request goes with it.
+        let completes = other.contains { $0.contains(" \(p) completion ") }
+        mine[Substring(p)] = probe.filter {
+            !$0.contains(" \(p) request ") && !$0.contains(" \(p) value ")
+                && (completes || !$0.contains(" \(p) completion "))
+        }
+    }
+    func isBelow(_ party: Substring) -> Bool {
+        party == "S" || party == "A" || (party.hasPrefix("P") && (Int(party.dropFirst()) ?? 0) > k)
+    }
+    let parties = Set(mine.keys).union(theirs.keys).filter { $0 != "script" }
+    let name = "throttle hands its subscription downstream after asking its upstream for unlimited"
+    if mine == theirs { return name }
+    /// Whether every party's events agree up to Ripple's event at `position` (the events each
+    /// party had in Ripple's history before it).
+    func agreeBefore(_ position: Int) -> Bool {
+        let before = byParty(Array(ripple[..<position]))
+        return before.allSatisfy { party, events in
+            party == "script" || Array((mine[party] ?? []).prefix(events.count)) == events
+        }
+    }
+    let latest = c.ops.contains { if case .throttle(_, true) = $0 { true } else { false } }
+    let sendsWhenAsked: Bool
+    switch c.source {
+    case .currentValue, .just, .sequence, .record, .future, .deferredJust: sendsWhenAsked = true
+    // `prepend` sends its elements when asked, whatever the source.
+    default: sendsWhenAsked = c.ops[..<at].contains { if case .prepend(let vs) = $0 { !vs.isEmpty } else { false } }
+    }
+    func value(_ stamped: String) -> Bool {
+        let parts = stamped.split(separator: " ")
+        return parts.count >= 4 && parts[2] == "value" && !stamped.contains(" returned ")
+    }
+    // The party below the throttle that parts first in Ripple's history, and where.
+    var first: (party: Substring, j: Int, position: Int)?
+    // The party that parts first in Ripple's history (one above the throttle where an operator
+    // below cancelled it on a value no probe saw).
+    do {
+        for party in parties where party != "T" {
+            let a = mine[party] ?? [], b = theirs[party] ?? []
+            guard let j = (0..<max(a.count, b.count)).first(where: { $0 >= a.count || $0 >= b.count || a[$0] != b[$0] })
+            else { continue }
+            // Where that event is in Ripple's history: the j-th of its party's (or its end, where
+            // Ripple's party has no such event).
+            let position = ripple.indices.filter({ ripple[$0].hasPrefix(party + " ") }).dropFirst(j).first
+                ?? ripple.count
+            if first == nil || position < first!.position { first = (party, j, position) }
+        }
+    }
+    // Every party agrees up to the script's step under way there (what that value set off at its
+    // instant — an operator below cancelling the upstream — goes with it).
+    guard let (party, j, position) = first,
+        agreeBefore((ripple[..<position].lastIndex(where: { $0.hasPrefix("do ") }) ?? -1) + 1)
+    else { return nil }
+    // A source that completes as soon as it is subscribed (or asked): OpenCombine's throttle has
+    // its completion before its subscription goes downstream, and so schedules it before anything
+    // the downstream schedules in its receive(subscription:) (a subscribe(on:) request).
+    let completesAtOnce: Bool
+    switch c.source {
+    case .empty(true), .fail, .just, .sequence, .record, .future, .deferredJust: completesAtOnce = true
+    default: completesAtOnce = false
+    }
+    if completesAtOnce, !ripple[..<position].contains(where: { $0.hasPrefix("do send(") }) {
+        return name + "; throttle has a completion its upstream sends while it subscribes before it subscribes its downstream (what follows is no reference)"
+    }
+    // A value sent while subscribing finds demand only where the subscriber asks for some inside
+    // receive(subscription:) (its plan's initial demand; a sink, `assign` or a subject relay asks
+    // for `.unlimited` there).
+    // Or an operator below it that asks for `.unlimited` as soon as it is subscribed (another
+    // throttle, debounce, the reducing operators, ignoreOutput, flatMap, buffer(.keepFull)).
+    let asksBelow = c.ops[(at + 1)...].contains {
+        switch $0 {
+        case .throttle, .debounce, .ignoreOutput, .reduce, .tryReduce, .count, .min, .max, .tryMin, .tryMax,
+            .first, .firstWhere, .tryFirstWhere, .switchToLatestJust, .bufferByRequest, .dropFirst, .prepend,
+            .collect, .contains, .containsWhere, .tryContainsWhere, .allSatisfy, .tryAllSatisfy, .last, .lastWhere,
+            .tryLastWhere, .flatMapJust, .bufferKeepFull, .bufferCustomError:
+            true
+        default: false
+        }
+    }
+    let asksAtOnce = asksBelow || (c.wrap == .none || c.wrap == .anySubscriber ? c.plan.initial != 0 : true)
+    if sendsWhenAsked, asksAtOnce {
+        // Whatever that value set off below (a delivery, a completion an operator below made of it).
+        return name + "; throttle drops a value its upstream sends while it subscribes (what follows is no reference)"
+    }
+    guard isBelow(party), let theirsToo = theirs[party], j < theirsToo.count, value(theirsToo[j]) else { return nil }
+    if latest, let mineToo = mine[party], j < mineToo.count, value(mineToo[j]) {
+        return "throttle(latest: true) publishes an older value once its pending delivery took the last demand (what follows is no reference)"
+    }
+    return nil
+}
+
 /// The known deviations that, undone together, make OpenCombine's history equal Ripple's.
 func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String]) -> String? {
     // Narrowed: OpenCombine's history is no reference only from the completion it mishandles on;
@@ -900,6 +1196,9 @@ func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String
     }
     if let zip = zipFinishesOnceAFinishedUpstreamIsDrained(c, openCombine: openCombine, ripple: ripple) {
         return zip
+    }
+    if let throttle = throttleHandsItsSubscriptionOnLate(c, openCombine: openCombine, ripple: ripple) {
+        return throttle
     }
     // Each deviation's rewrite applies only where that deviation is at work, so try the
     // combinations of those whose rewrite changes something here, fewest first.
@@ -936,6 +1235,11 @@ func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String
         let (events, theirs, used) = undoing(subset)
         if !used.isEmpty, let zip = zipAsksEveryUpstreamForReturnedDemand(c, openCombine: events, ripple: theirs) {
             return (used + [zip]).joined(separator: "; ")
+        }
+        if !used.isEmpty,
+            let throttle = throttleHandsItsSubscriptionOnLate(c, openCombine: events, ripple: theirs)
+        {
+            return (used + [throttle]).joined(separator: "; ")
         }
     }
     // A deliberate difference of Ripple's seen through one of OpenCombine's own deviations (an

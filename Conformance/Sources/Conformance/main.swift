@@ -365,7 +365,7 @@ if arguments.contains("--self-test") {
     print("Self-test: \(PlantedDefect.allCases.count) defects planted in Ripple's runs, \(count) pipelines each")
     var failed = false
     for defect in PlantedDefect.allCases {
-        let tally = drive(count: count, base: 0, deadline: 20, defect: defect)
+        let tally = drive(count: count, base: 0, deadline: 20, defect: defect, extended: defect.needsExtended)
         let reported = tally.diffs.values.reduce(0) { $0 + $1.count } + tally.open.values.reduce(0) { $0 + $1.count }
             + tally.rippleCrashes.count + tally.rippleHangs.count
         let known = tally.known.values.reduce(0, +)

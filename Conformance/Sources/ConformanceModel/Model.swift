@@ -124,6 +124,24 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
     case dropUntilOutputJust
     // Extended shapes (`--extended`).
     case bufferCustomError(Int)
+    // Time operators on a virtual-time scheduler (`--extended`): one scheduler per run, moved by
+    // the script's `advance` steps; durations in virtual milliseconds.
+    case debounce(ms: Int)
+    case throttle(ms: Int, latest: Bool)
+    case delay(ms: Int)
+    case timeout(ms: Int, customError: Bool)
+    /// `measureInterval(using:)`, each interval mapped to whole milliseconds.
+    case measureInterval
+    case receiveOnVirtual
+    case subscribeOnVirtual
+
+    /// Whether the operator runs on the run's virtual-time scheduler.
+    public var isTimed: Bool {
+        switch self {
+        case .debounce, .throttle, .delay, .timeout, .measureInterval, .receiveOnVirtual, .subscribeOnVirtual: true
+        default: false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -188,6 +206,14 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
         case .prefixUntilOutputEmpty: return "prefix(untilOutputFrom: Empty())"
         case .dropUntilOutputJust: return "drop(untilOutputFrom: Just(0))"
         case .bufferCustomError(let n): return "buffer(size: \(n), prefetch: .keepFull, whenFull: .customError { .subject })"
+        case .debounce(let ms): return "debounce(for: .milliseconds(\(ms)), scheduler: virtual)"
+        case .throttle(let ms, let latest): return "throttle(for: .milliseconds(\(ms)), scheduler: virtual, latest: \(latest))"
+        case .delay(let ms): return "delay(for: .milliseconds(\(ms)), scheduler: virtual)"
+        case .timeout(let ms, let custom):
+            return "timeout(.milliseconds(\(ms)), scheduler: virtual\(custom ? ", customError: { .subject }" : ""))"
+        case .measureInterval: return "measureInterval(using: virtual).map(ms)"
+        case .receiveOnVirtual: return "receive(on: virtual)"
+        case .subscribeOnVirtual: return "subscribe(on: virtual)"
         }
     }
 
@@ -198,6 +224,8 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
         case .zipWith, .flatMapJust, .flatMapOneAtATime, .switchToLatestJust,
             .bufferByRequest, .bufferKeepFull, .prefixUntilOutputEmpty, .dropUntilOutputJust, .bufferCustomError:
             return "engine"
+        case .debounce, .throttle, .delay, .timeout, .measureInterval, .receiveOnVirtual, .subscribeOnVirtual:
+            return "schedulers"
         default: return "operators"
         }
     }
@@ -219,6 +247,12 @@ public enum PlantedDefect: String, CaseIterable, Sendable {
     case zipLosesReturnedDemand
     /// A cancel that never reaches the source: it goes on delivering.
     case cancelNeverReachesTheSource
+    /// `debounce` that emits the first value of a burst instead of the last (planted in the
+    /// extended seeds: the self-test runs it with `--extended` shapes).
+    case debounceEmitsFirst
+
+    /// Whether the defect lives in an extended shape (the self-test generates extended cases).
+    public var needsExtended: Bool { self == .debounceEmitsFirst }
 }
 
 /// A demand as both runners spell it: `nil` is unlimited, 0 is none.
@@ -241,6 +275,9 @@ public struct SubscriberPlan: Equatable, Sendable, CustomStringConvertible {
     /// Call `subscription.request(n)` from inside `receive(_:)` of the k-th value.
     public var requestAtValue: Int?
     public var requestAtValueDemand: DemandSpec
+    /// Calls `subscription.request(.none)` (`.max(0)`) first thing in `receive(subscription:)`
+    /// (extended shapes; only where Combine does not trap on it).
+    public var requestsNoneFirst = false
 
     public init(
         initial: DemandSpec, cancelInReceiveSubscription: Bool = false, perValue: [DemandSpec] = [],
@@ -260,6 +297,7 @@ public struct SubscriberPlan: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         var parts = ["initial: \(initial == 0 ? "none" : describe(initial))"]
+        if requestsNoneFirst { parts.append("request(.max(0)) first") }
         if cancelInReceiveSubscription { parts.append("cancel in receive(subscription:)") }
         if !perValue.isEmpty { parts.append("per value: [\(perValue.map(describe).joined(separator: ", "))]") }
         if let k = cancelAtValue { parts.append("cancel at value #\(k)") }
@@ -275,9 +313,12 @@ public enum Step: Equatable, Sendable, CustomStringConvertible {
     case fail
     case request(DemandSpec)
     case cancel
+    /// Moves the run's virtual clock forward (time cases).
+    case advance(ms: Int)
 
     public var description: String {
         switch self {
+        case .advance(let ms): return "advance(by: \(ms)ms)"
         case .send(let v): return "send(\(v))"
         case .finish: return "send(completion: .finished)"
         case .fail: return "send(completion: .failure(.subject))"
@@ -317,6 +358,10 @@ public struct Case: Equatable, Sendable, CustomStringConvertible {
         case .anySubscriber: lines.append("  subscribed through AnySubscriber(subscriber)")
         case .subject: lines.append("  subscribed through a PassthroughSubject the subscriber subscribes to")
         case .sink: lines.append("  the subscriber is sink(receiveCompletion:receiveValue:) (the plan unused; cancel() cancels it)")
+        case .assign:
+            lines.append("  the subscriber is replaceError(with: -1).assign(to: \\.value, on: object) (the plan unused; cancel() cancels it)")
+        case .assignPublished:
+            lines.append("  the subscriber is replaceError(with: -1).assign(to: &object.$value) (the plan unused; cancel() does nothing)")
         }
         if secondSubscriber { lines.append("  a sink T subscribed to the source subject first") }
         if !script.isEmpty { lines.append("  then: " + script.map(\.description).joined(separator: "; ")) }
@@ -333,8 +378,27 @@ extension Case {
     public static func generate(seed: UInt64, extended: Bool) -> Case {
         var c = generate(seed: seed)
         guard extended else { return c }
+        c.addIssue25Shapes()
+        // The remainder of issue #25, drawn by a generator of their own so the shapes above stay
+        // on their seeds: time operators on a virtual-time scheduler, requests for `.none` where
+        // Combine does not trap on them, `assign` as the final subscriber.
+        var rng = SplitMix(seed: seed ^ 0x7153_0D_25)
+        if rng.chance(22) {
+            c.makeTimed(&rng)
+        } else if rng.chance(10) {
+            c.makeZeroDemand(&rng)
+        }
+        if c.wrap == .none, !c.plan.requestsNoneFirst, rng.chance(8) {
+            c.wrap = rng.chance(60) ? .assign : .assignPublished
+        }
+        return c
+    }
+
+    private mutating func addIssue25Shapes() {
+        var c = self
+        defer { self = c }
         var rng = SplitMix(seed: seed ^ 0x5EED_0F_25)
-        guard rng.chance(35) else { return c }
+        guard rng.chance(35) else { return }
         if rng.chance(40) {
             switch rng.int(0...3) {
             case 0: c.source = .future(rng.int(0...5))
@@ -356,7 +420,129 @@ extension Case {
         // recorded against Combine): that pipeline traps in Combine, as in Ripple. Not generated.
         if c.source == .objectWillChange { c.ops.removeAll { if case .catchJust = $0 { true } else { false } } }
         if c.source.isSubject, rng.chance(25) { c.secondSubscriber = true }
-        return c
+    }
+
+    /// Durations the time operators and the script's clock moves are drawn from, in virtual
+    /// milliseconds (multiples of 10, so instants coincide: a send at the instant a timer is due).
+    private static func duration(_ rng: inout SplitMix) -> Int { [10, 20, 30, 50][rng.int(0...3)] }
+
+    static func timedOp(_ rng: inout SplitMix) -> Op {
+        switch rng.int(0...8) {
+        case 0, 1: return .debounce(ms: duration(&rng))
+        case 2, 3: return .throttle(ms: duration(&rng), latest: rng.chance(50))
+        case 4: return .delay(ms: rng.chance(20) ? 0 : duration(&rng))
+        case 5: return .timeout(ms: duration(&rng), customError: rng.chance(50))
+        case 6: return .measureInterval
+        case 7: return .receiveOnVirtual
+        default: return .subscribeOnVirtual
+        }
+    }
+
+    /// One to two time operators, with at most one other operator, values sent and the clock
+    /// moved at scripted virtual instants, and a last `advance` that lets every timer run.
+    mutating func makeTimed(_ rng: inout SplitMix) {
+        if !source.isSubject, rng.chance(70) { source = rng.chance(75) ? .passthrough : .currentValue(rng.int(0...5)) }
+        var middle: [Op] = (0..<rng.int(1...2)).map { _ in Case.timedOp(&rng) }
+        // Not replaceEmpty: its deliberate demand difference (it asks for no more than the
+        // downstream's demand) changes which values throttle drops for want of demand, which the
+        // replaceEmpty rule cannot judge.
+        if let other = ops.first(where: { $0 != .probe }), rng.chance(50),
+            !{ if case .replaceEmpty = other { true } else { false } }()
+        {
+            middle.insert(other, at: rng.int(0...middle.count))
+        }
+        var newOps: [Op] = rng.chance(70) ? [.probe] : []
+        for op in middle {
+            newOps.append(op)
+            if rng.chance(40) { newOps.append(.probe) }
+        }
+        ops = newOps
+        secondSubscriber = secondSubscriber && source.isSubject
+        func demand() -> DemandSpec { rng.chance(15) ? nil : rng.int(1...3) }
+        var steps: [Step] = []
+        for _ in 0..<rng.int(2...10) {
+            let roll = rng.int(0...99)
+            if source.isSubject && roll < 40 {
+                steps.append(.send(rng.int(0...5)))
+            } else if roll < 72 {
+                steps.append(.advance(ms: [0, 5, 10, 20, 30, 50, 80][rng.int(0...6)]))
+            } else if source.isSubject && roll < 78 {
+                steps.append(rng.chance(70) ? .finish : .fail)
+            } else if roll < 96 {
+                steps.append(.request(demand()))
+            } else {
+                steps.append(.cancel)
+            }
+        }
+        steps.append(.advance(ms: 1000))
+        script = steps
+    }
+
+    /// Sources and operators on which Combine does not trap for a request for `.none` (tests
+    /// recorded against Combine: OpenCombine's `SequenceTests`/`RecordTests` "Shouldn't crash",
+    /// `.requested(.none)` reaching the upstream in `HandleEventsTests`, `ConcatenateTests`,
+    /// `DelayTests`, `ReceiveOnTests`, `SubscribeOnTests`, `MeasureIntervalTests`,
+    /// `PrefixUntilOutputTests.testRequestZeroDemand`, `DropUntilOutputTests`; `ThrottleTests` and
+    /// `BufferTests` take it without asking the upstream; `TimeoutTests.testNoUpstreamRequestOnZeroDemand`).
+    /// `map` and `eraseToAnyPublisher` hand the upstream's subscription on. Subjects trap
+    /// (`PassthroughSubjectTests`/`CurrentValueSubjectTests.testCrashOnZeroInitialDemand`), and so
+    /// do `Just`, `Future`, `dropFirst`, `collect(_:)`, `flatMap`, `replaceEmpty`, `zip`,
+    /// `switchToLatest`, `drop(while:)` (their `testCrashesOnZeroDemand` tests): not generated.
+    static func zeroDemandOp(_ rng: inout SplitMix) -> Op {
+        switch rng.int(0...11) {
+        case 0: return .map(add: rng.int(1...3))
+        case 1: return .mapError
+        case 2: return .eraseToAnyPublisher
+        case 3: return .handleEvents
+        case 4: return .append((0..<rng.int(0...2)).map { _ in rng.int(0...5) })
+        case 5: return .prepend((0..<rng.int(0...2)).map { _ in rng.int(0...5) })
+        case 6: return rng.chance(50) ? .bufferByRequest(rng.int(1...3)) : .bufferKeepFull(rng.int(1...3))
+        case 7: return .prefixUntilOutputEmpty
+        case 8: return .dropUntilOutputJust
+        case 9: return rng.chance(50) ? .receiveOnImmediate : .subscribeOnImmediate
+        default: return timedOp(&rng)
+        }
+    }
+
+    /// Requests for `.none` (`.max(0)`): first thing in `receive(subscription:)`, from inside
+    /// `receive(_:)`, and from the script, over a chain where Combine takes them.
+    mutating func makeZeroDemand(_ rng: inout SplitMix) {
+        switch rng.int(0...5) {
+        case 0, 1, 2: source = .sequence((0..<rng.int(0...5)).map { _ in rng.int(0...5) })
+        case 3: source = .record((0..<rng.int(0...4)).map { _ in rng.int(0...5) })
+        case 4: source = .empty(completeImmediately: rng.chance(70))
+        default: source = .fail
+        }
+        secondSubscriber = false
+        if wrap == .subject || wrap.replacesRecorder { wrap = rng.chance(30) ? .anySubscriber : .none }
+        var newOps: [Op] = rng.chance(70) ? [.probe] : []
+        for _ in 0..<rng.int(1...3) {
+            newOps.append(Case.zeroDemandOp(&rng))
+            if rng.chance(40) { newOps.append(.probe) }
+        }
+        ops = newOps
+        let timed = ops.contains(where: \.isTimed)
+        plan.requestsNoneFirst = rng.chance(60)
+        if rng.chance(25) {
+            plan.requestAtValue = rng.int(0...2)
+            plan.requestAtValueDemand = 0
+        }
+        func demand() -> DemandSpec { rng.chance(15) ? nil : rng.int(0...3) }
+        var steps: [Step] = []
+        for _ in 0..<rng.int(1...6) {
+            let roll = rng.int(0...99)
+            if roll < 35 {
+                steps.append(.request(0))
+            } else if timed && roll < 60 {
+                steps.append(.advance(ms: [0, 10, 20, 50][rng.int(0...3)]))
+            } else if roll < 95 {
+                steps.append(.request(demand()))
+            } else {
+                steps.append(.cancel)
+            }
+        }
+        if timed { steps.append(.advance(ms: 1000)) }
+        script = steps
     }
 
     public static func generate(seed: UInt64) -> Case {
@@ -482,6 +668,7 @@ extension Case {
         if plan.cancelAtValue != nil { var c = self; c.plan.cancelAtValue = nil; out.append(c) }
         if plan.requestAtValue != nil { var c = self; c.plan.requestAtValue = nil; out.append(c) }
         if plan.cancelInReceiveSubscription { var c = self; c.plan.cancelInReceiveSubscription = false; out.append(c) }
+        if plan.requestsNoneFirst { var c = self; c.plan.requestsNoneFirst = false; out.append(c) }
         if plan.perValue.count > 1 { var c = self; c.plan.perValue.removeLast(); out.append(c) }
         if !plan.perValue.isEmpty { var c = self; c.plan.perValue = []; out.append(c) }
         if case .sequence(let vs) = source, !vs.isEmpty {
@@ -507,6 +694,17 @@ public enum SubscriberWrap: Equatable, Sendable {
     /// `pipe.sink(receiveCompletion:receiveValue:)` logging as the recorder does ("S value",
     /// "S completion"); the script's `cancel()` cancels it, its requests reach nobody.
     case sink
+    /// `pipe.replaceError(with: -1).assign(to: \.value, on: object)`: the object logs each value
+    /// set ("A value") and its release ("A released"); the script's `cancel()` cancels the
+    /// returned `AnyCancellable`, its requests reach nobody.
+    case assign
+    /// `pipe.replaceError(with: -1).assign(to: &object.$value)`: a sink on `object.$value` logs
+    /// what it publishes ("A value", the initial 0 first); the object is released after "end"
+    /// ("A released"). The script's `cancel()` and requests reach nobody.
+    case assignPublished
+
+    /// Whether the plan's subscriber is replaced by a subscriber of the library's own.
+    public var replacesRecorder: Bool { self == .sink || self == .assign || self == .assignPublished }
 }
 
 /// The error the sources and throwing closures use.
@@ -528,8 +726,22 @@ public enum TestError: Error, Equatable, Sendable, CustomStringConvertible {
 /// in the order they happened.
 public final class EventLog: @unchecked Sendable {
     public private(set) var events: [String] = []
+    /// The run's virtual clock in milliseconds (time cases only): an event logged at another
+    /// instant than the one before it is preceded by "at <t>ms", so histories carry their times.
+    public var clock: (() -> Int)?
+    private var lastTime = 0
     public init() {}
     public func add(_ event: String) {
+        if let clock {
+            let now = clock()
+            if now != lastTime {
+                lastTime = now
+                append("at \(now)ms")
+            }
+        }
+        append(event)
+    }
+    private func append(_ event: String) {
         if events.count < 400 { events.append(event) } else if events.count == 400 { events.append("… (truncated)") }
     }
 }

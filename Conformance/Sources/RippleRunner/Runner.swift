@@ -7,7 +7,118 @@ import ConformanceModel
 import OpenCombine
 #else
 import Ripple
+import RippleTesting
 #endif
+
+#if OPENCOMBINE
+/// The virtual-time scheduler of OpenCombine's runs: OpenCombine ships none (its
+/// `VirtualTimeScheduler` is a test helper), so this one keeps RippleTesting's `TestScheduler`'s
+/// rules, which Ripple's runs use: nothing runs until the clock is moved; actions due at the same
+/// instant run in the order they were scheduled; `schedule(options:)` queues for the current
+/// instant; the clock moves to each action's instant as it runs; an action scheduled within an
+/// `advance` for an instant it reaches runs in that `advance`.
+fileprivate final class VirtualScheduler: Scheduler {
+    struct SchedulerTimeType: Strideable {
+        var nanoseconds: Int
+        func distance(to other: Self) -> Stride { Stride(nanoseconds: other.nanoseconds - nanoseconds) }
+        func advanced(by n: Stride) -> Self { Self(nanoseconds: nanoseconds + n.magnitude) }
+
+        struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric {
+            var magnitude: Int
+            init(nanoseconds: Int) { magnitude = nanoseconds }
+            init(integerLiteral value: Int) { magnitude = value * 1_000_000_000 }
+            init?<T: BinaryInteger>(exactly source: T) {
+                guard let value = Int(exactly: source) else { return nil }
+                self.init(integerLiteral: value)
+            }
+            static func < (lhs: Self, rhs: Self) -> Bool { lhs.magnitude < rhs.magnitude }
+            static func + (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.magnitude + rhs.magnitude) }
+            static func - (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.magnitude - rhs.magnitude) }
+            static func * (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.magnitude * rhs.magnitude) }
+            static func += (lhs: inout Self, rhs: Self) { lhs.magnitude += rhs.magnitude }
+            static func -= (lhs: inout Self, rhs: Self) { lhs.magnitude -= rhs.magnitude }
+            static func *= (lhs: inout Self, rhs: Self) { lhs.magnitude *= rhs.magnitude }
+            static func seconds(_ s: Int) -> Self { Self(nanoseconds: s * 1_000_000_000) }
+            static func seconds(_ s: Double) -> Self { Self(nanoseconds: Int(s * 1_000_000_000)) }
+            static func milliseconds(_ ms: Int) -> Self { Self(nanoseconds: ms * 1_000_000) }
+            static func microseconds(_ us: Int) -> Self { Self(nanoseconds: us * 1_000) }
+            static func nanoseconds(_ ns: Int) -> Self { Self(nanoseconds: ns) }
+        }
+    }
+    typealias SchedulerOptions = Never
+
+    private struct Pending {
+        var date: SchedulerTimeType
+        var sequence: Int
+        var id: Int
+        var interval: SchedulerTimeType.Stride?
+        var action: () -> Void
+    }
+    private var pending: [Pending] = []
+    private var nextSequence = 0
+    private(set) var now = SchedulerTimeType(nanoseconds: 0)
+    var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
+
+    func schedule(options: Never?, _ action: @escaping () -> Void) {
+        enqueue(now, action)
+    }
+
+    func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+        _ action: @escaping () -> Void
+    ) {
+        enqueue(date, action)
+    }
+
+    func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: Never?, _ action: @escaping () -> Void
+    ) -> any Cancellable {
+        let id = enqueue(date, interval: interval, action)
+        return AnyCancellable { [weak self] in self?.pending.removeAll { $0.id == id } }
+    }
+
+    @discardableResult
+    private func enqueue(
+        _ date: SchedulerTimeType, interval: SchedulerTimeType.Stride? = nil, _ action: @escaping () -> Void
+    ) -> Int {
+        let sequence = nextSequence
+        pending.append(Pending(date: date, sequence: sequence, id: sequence, interval: interval, action: action))
+        nextSequence += 1
+        return sequence
+    }
+
+    func advance(by stride: SchedulerTimeType.Stride) {
+        let target = now.advanced(by: stride)
+        while let index = pending.indices.min(by: {
+            let a = pending[$0], b = pending[$1]
+            return a.date < b.date || (a.date == b.date && a.sequence < b.sequence)
+        }), pending[index].date <= target {
+            let item = pending.remove(at: index)
+            if now < item.date { now = item.date }
+            if let interval = item.interval {
+                // A repeating action is put back for its next instant, before it runs.
+                pending.append(
+                    Pending(
+                        date: item.date.advanced(by: interval), sequence: nextSequence, id: item.id,
+                        interval: interval, action: item.action))
+                nextSequence += 1
+            }
+            item.action()
+        }
+        if now < target { now = target }
+    }
+}
+
+extension VirtualScheduler.SchedulerTimeType: Comparable {
+    fileprivate static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+}
+#else
+/// RippleTesting's virtual-time scheduler, on a clock of its own starting at zero.
+fileprivate typealias VirtualScheduler = TestScheduler<VirtualTime, Never>
+#endif
+
+fileprivate func milliseconds(_ stride: VirtualScheduler.SchedulerTimeType.Stride) -> Int { stride.magnitude / 1_000_000 }
 
 /// Runs one pipeline description and returns its event history.
 public enum Runner {
@@ -46,6 +157,10 @@ private final class Run {
     let defect: PlantedDefect?
     var probes: [AnyObject] = []
     var probeCount = 0
+    /// The virtual-time scheduler of a case with time operators (its clock stamps the log).
+    var scheduler: VirtualScheduler?
+    /// `debounceEmitsFirst`: the first value of the burst debounce is holding.
+    var burstFirst: Int?
 
     init(log: EventLog, defect: PlantedDefect?) {
         self.log = log
@@ -60,6 +175,11 @@ private final class Run {
     }
 
     func execute(_ c: Case) {
+        if c.ops.contains(where: \.isTimed) {
+            let scheduler = VirtualScheduler()
+            self.scheduler = scheduler
+            log.clock = { scheduler.now.nanoseconds / 1_000_000 }
+        }
         var passthrough: PassthroughSubject<Int, any Error>?
         var current: CurrentValueSubject<Int, any Error>?
         var objectWillChange: ObservableObjectPublisher?
@@ -102,6 +222,7 @@ private final class Run {
         // serves several subscribers is not defined (Combine documents none; OpenCombine's
         // subjects keep them in a Set), so only each subscriber's own history is compared.
         let secondLog = EventLog()
+        secondLog.clock = log.clock
         if c.secondSubscriber {
             let log = secondLog
             let subject: AnyPublisher<Int, any Error>? =
@@ -112,6 +233,8 @@ private final class Run {
         }
         let subscriber = Recorder(plan: c.plan, log: log)
         let relayed: AnyCancellable?
+        var published: PublishedTarget?
+        var watch: AnyCancellable?
         switch c.wrap {
         case .none:
             pipe.subscribe(subscriber)
@@ -128,6 +251,12 @@ private final class Run {
             relayed = pipe.sink(
                 receiveCompletion: { log.add("S completion \(describe($0))") },
                 receiveValue: { log.add("S value \($0)") })
+        case .assign:
+            // Only the Assign subscriber holds the object: its release is logged ("A released").
+            relayed = pipe.replaceError(with: -1).assign(to: \.value, on: AssignTarget(log: log))
+        case .assignPublished:
+            (published, watch) = assignPublished(pipe)
+            relayed = nil
         }
         if defect == .subjectReleasedEarly {
             // The subject gone once subscribed: the script's sends and completions reach nobody.
@@ -152,10 +281,14 @@ private final class Run {
                 subscriber.subscription?.request(demand(d))
             case .cancel:
                 subscriber.subscription?.cancel()
-                if c.wrap == .sink { relayed?.cancel() }
+                if c.wrap == .sink || c.wrap == .assign { relayed?.cancel() }
+            case .advance(let ms):
+                scheduler?.advance(by: .milliseconds(ms))
             }
         }
         log.add("end")
+        if published != nil { published = nil }  // logs "A released"
+        withExtendedLifetime(watch) {}
         withExtendedLifetime(relayed) {}
         withExtendedLifetime(second) {}
         for event in secondLog.events { log.add(event) }
@@ -163,6 +296,16 @@ private final class Run {
         subscriber.subscription = nil
         for case let probe as Releasable in probes { probe.release() }
         probes = []
+    }
+
+    /// `pipe.replaceError(with: -1).assign(to: &object.$value)`, and a sink logging what
+    /// `object.$value` publishes.
+    func assignPublished(_ pipe: Pipe) -> (PublishedTarget, AnyCancellable) {
+        let object = PublishedTarget(log: log)
+        let log = self.log
+        let watch = object.$value.sink { log.add("A value \($0)") }
+        pipe.replaceError(with: -1).assign(to: &object.$value)
+        return (object, watch)
     }
 
     func apply(_ op: Op, to p: Pipe) -> Pipe {
@@ -339,6 +482,33 @@ private final class Run {
         case .bufferCustomError(let n):
             return p.buffer(size: n, prefetch: .keepFull, whenFull: .customError { TestError.subject })
                 .eraseToAnyPublisher()
+        case .debounce(let ms):
+            let scheduler = self.scheduler!
+            if defect == .debounceEmitsFirst {
+                // The defect: every value of a burst stands for the burst's first one, so the
+                // value debounce emits is the first of the burst, not the last.
+                let before = Tamper(upstream: p, defect: .debounceEmitsFirst, run: self, role: .before)
+                let debounced = before.debounce(for: .milliseconds(ms), scheduler: scheduler).eraseToAnyPublisher()
+                return Tamper(upstream: debounced, defect: .debounceEmitsFirst, run: self, role: .after)
+                    .eraseToAnyPublisher()
+            }
+            return p.debounce(for: .milliseconds(ms), scheduler: scheduler).eraseToAnyPublisher()
+        case .throttle(let ms, let latest):
+            return p.throttle(for: .milliseconds(ms), scheduler: scheduler!, latest: latest).eraseToAnyPublisher()
+        case .delay(let ms):
+            return p.delay(for: .milliseconds(ms), scheduler: scheduler!).eraseToAnyPublisher()
+        case .timeout(let ms, let custom):
+            if custom {
+                return p.timeout(.milliseconds(ms), scheduler: scheduler!, customError: { TestError.subject })
+                    .eraseToAnyPublisher()
+            }
+            return p.timeout(.milliseconds(ms), scheduler: scheduler!).eraseToAnyPublisher()
+        case .measureInterval:
+            return p.measureInterval(using: scheduler!).map { milliseconds($0) }.eraseToAnyPublisher()
+        case .receiveOnVirtual:
+            return p.receive(on: scheduler!).eraseToAnyPublisher()
+        case .subscribeOnVirtual:
+            return p.subscribe(on: scheduler!).eraseToAnyPublisher()
         }
     }
 }
@@ -352,12 +522,15 @@ private struct Tamper: Publisher {
     typealias Output = Int
     typealias Failure = any Error
 
+    enum Role { case only, before, after }
+
     let upstream: Pipe
     let defect: PlantedDefect
     let run: Run
+    var role = Role.only
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == any Error {
-        let inner = TamperInner(downstream: subscriber, defect: defect)
+        let inner = TamperInner(downstream: subscriber, defect: defect, run: run, role: role)
         run.probes.append(inner)
         upstream.subscribe(inner)
     }
@@ -372,10 +545,14 @@ where Downstream.Input == Int, Downstream.Failure == any Error {
     var downstream: Downstream?
     var upstream: (any Subscription)?
     let defect: PlantedDefect
+    unowned let run: Run
+    let role: Tamper.Role
 
-    init(downstream: Downstream, defect: PlantedDefect) {
+    init(downstream: Downstream, defect: PlantedDefect, run: Run, role: Tamper.Role) {
         self.downstream = downstream
         self.defect = defect
+        self.run = run
+        self.role = role
     }
 
     var description: String { upstream.map { String(describing: $0) } ?? "Tamper" }
@@ -391,6 +568,15 @@ where Downstream.Input == Int, Downstream.Failure == any Error {
     }
 
     func receive(_ input: Int) -> Subscribers.Demand {
+        var input = input
+        if defect == .debounceEmitsFirst {
+            switch role {
+            case .before:
+                // The defect: the burst's first value stands for every later one.
+                if let first = run.burstFirst { input = first } else { run.burstFirst = input }
+            case .after, .only: run.burstFirst = nil  // debounce emitted: a new burst starts
+            }
+        }
         let more = downstream?.receive(input) ?? .none
         if defect == .zipLosesReturnedDemand { return .none }  // the defect
         return more
@@ -510,6 +696,10 @@ private final class Recorder: Subscriber {
             log.add("S cancels in receive(subscription:)")
             subscription.cancel()
         }
+        if plan.requestsNoneFirst {
+            log.add("S requests none in receive(subscription:)")
+            subscription.request(.max(0))
+        }
         if plan.initial != 0 {
             log.add("S requests \(describe(demand(plan.initial))) in receive(subscription:)")
             subscription.request(demand(plan.initial))
@@ -536,4 +726,26 @@ private final class Recorder: Subscriber {
     func receive(completion: Subscribers.Completion<any Error>) {
         log.add("S completion \(describe(completion))")
     }
+}
+
+/// `assign(to:on:)`'s object: logs each value set and its own release.
+private final class AssignTarget {
+    let log: EventLog
+    var value = 0 {
+        didSet { log.add("A value \(value)") }
+    }
+
+    init(log: EventLog) { self.log = log }
+
+    deinit { log.add("A released") }
+}
+
+/// `assign(to: &$value)`'s object.
+private final class PublishedTarget {
+    @Published var value = 0
+    let log: EventLog
+
+    init(log: EventLog) { self.log = log }
+
+    deinit { log.add("A released") }
 }

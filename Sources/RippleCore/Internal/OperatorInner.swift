@@ -47,8 +47,10 @@ class OperatorInner<Downstream: Subscriber, Extra>: Subscription, CustomStringCo
         }
         lock.unlock()
         downstream.receive(subscription: self)
+        // A downstream that cancelled inside receive(subscription:) ended the upstream
+        // subscription: it is asked for nothing (cancellation is final).
         let initial = initialUpstreamDemand
-        if initial > 0 { subscription.request(initial) }
+        if initial > 0, let live = lock.withLock({ state.upstream.subscription }) { live.request(initial) }
         return true
     }
 

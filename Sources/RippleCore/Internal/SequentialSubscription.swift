@@ -55,11 +55,19 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     private let requestsReturnedDemand: Bool
     /// What a misbehaving child makes trap, as in Combine.
     private let traps: SequentialMisbehaviourTraps
+    /// Whether a request for `.none` is passed on to the current child (Combine's concatenation
+    /// does: OpenCombine's `ConcatenateTests.testBackpressure`, recorded against Combine, sees
+    /// `.requested(.none)` reach the prefix) rather than ignored.
+    private let passesZeroDemand: Bool
 
-    init(downstream: Downstream, name: String, requestsReturnedDemand: Bool = false, traps: SequentialMisbehaviourTraps = []) {
+    init(
+        downstream: Downstream, name: String, requestsReturnedDemand: Bool = false,
+        passesZeroDemand: Bool = false, traps: SequentialMisbehaviourTraps = []
+    ) {
         state = State(downstream: downstream)
         self.name = name
         self.requestsReturnedDemand = requestsReturnedDemand
+        self.passesZeroDemand = passesZeroDemand
         self.traps = traps
     }
 
@@ -152,7 +160,12 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     /// Adds the demand and passes it to the current child. A request for `.none` is ignored: as in
     /// Combine, it does not trap.
     func request(_ demand: Subscribers.Demand) {
-        guard demand > 0 else { return }
+        guard demand > 0 else {
+            if passesZeroDemand, let current = lock.withLock({ state.downstream == nil ? nil : state.current }) {
+                current.request(demand)
+            }
+            return
+        }
         lock.lock()
         guard state.downstream != nil else {
             lock.unlock()

@@ -41,14 +41,18 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
     /// Whether a value or completion that arrives before the upstream subscription traps (Combine's
     /// removeDuplicates, prefix(while:), tryFilter and tryCompactMap do) instead of being ignored.
     private let trapsBeforeSubscription: Bool
+    /// Whether the demand the downstream returns for a value is requested of the upstream (and
+    /// `.none` returned to it) rather than returned — Combine's `measureInterval`.
+    private let requestsReturnedDemand: Bool
 
     /// - Parameter mirrorsDownstream: whether `customMirror` shows the downstream (Combine's
     ///   filtering inners do; drop(while:) and tryScan show nothing).
     /// - Parameter passesZeroDemand: whether a request for `.none` goes upstream instead of trapping.
     /// - Parameter trapsBeforeSubscription: whether an event before the upstream subscription traps.
+    /// - Parameter requestsReturnedDemand: whether demand returned for a value is requested upstream.
     init(
         downstream: Downstream, name: String, mirrorsDownstream: Bool = true, passesZeroDemand: Bool = false,
-        trapsBeforeSubscription: Bool = false,
+        trapsBeforeSubscription: Bool = false, requestsReturnedDemand: Bool = false,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure, step: @escaping (Input) -> Step
     ) {
         state = State(downstream: downstream)
@@ -56,6 +60,7 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
         self.mirrorsDownstream = mirrorsDownstream
         self.passesZeroDemand = passesZeroDemand
         self.trapsBeforeSubscription = trapsBeforeSubscription
+        self.requestsReturnedDemand = requestsReturnedDemand
         self.step = step
         self.mapFailure = mapFailure
     }
@@ -92,7 +97,10 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
         lock.unlock()
         switch step(input) {
         case .send(let output):
-            return downstream.receive(output)
+            let more = downstream.receive(output)
+            guard requestsReturnedDemand else { return more }
+            if more > 0 { lock.withLock { state.upstream.subscription }?.request(more) }
+            return .none
         case .drop:
             return .max(1)
         case .finish:

@@ -3,7 +3,7 @@ extension Publishers {
     ///
     /// As in Combine, the prefix is subscribed first, and the downstream receives this operator's
     /// subscription from inside the prefix's `receive(subscription:)`, so its first request goes
-    /// straight to the prefix. The suffix is subscribed only after the prefix finishes, from
+    /// straight to the prefix (a request for `.none` too). The suffix is subscribed only after the prefix finishes, from
     /// inside that completion, and is asked at once for whatever demand the prefix left unmet. A
     /// prefix failure fails the whole stream.
     ///
@@ -40,7 +40,7 @@ extension Publishers {
             {
                 return
             }
-            let sequential = SequentialSubscription(downstream: subscriber, name: "Concatenate")
+            let sequential = SequentialSubscription(downstream: subscriber, name: "Concatenate", passesZeroDemand: true)
             let suffix = self.suffix
             sequential.start(with: prefix) { [unowned sequential] completion in
                 guard case .finished = completion else { return .complete(completion) }

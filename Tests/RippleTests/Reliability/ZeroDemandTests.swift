@@ -6,7 +6,7 @@ import Testing
 /// operators that pass requests straight upstream pass `.none` on too, the ones that count demand
 /// ignore it. (Combine's own tests, recorded against it: `request(.none) // Shouldn't crash` for
 /// `Sequence` and `Record`; `.requested(.none)` reaching the upstream of `delay`, `subscribe(on:)`,
-/// `measureInterval` and `prefix(untilOutputFrom:)`; nothing reaching the upstream of `throttle` and
+/// `measureInterval`, `prefix(untilOutputFrom:)` and concatenations; nothing reaching the upstream of `throttle` and
 /// `buffer`.) The traps Combine does keep are exit tests in ``MisuseTests``.
 @Suite struct ZeroDemandTests {
     /// Subscribes `recorder` without demand to `operator(upstream)`, asks for `.none`, then for
@@ -126,9 +126,13 @@ import Testing
         #expect(upstream.subscription.requests == [.unlimited])
     }
 
-    @Test func concatenationIgnoresNone() {
+    /// Combine's concatenation passes `.none` on to the publisher it is subscribed to
+    /// (OpenCombine's `ConcatenateTests.testBackpressure`, recorded against Combine:
+    /// `.requested(.none)` reaches the prefix's subscription). Found by the conformance oracle's
+    /// `--extended` edge demands.
+    @Test func concatenationPassesNoneToThePrefix() {
         let (upstream, recorder) = requests { $0.append(9) }
-        #expect(upstream.subscription.requests.isEmpty)
+        #expect(upstream.subscription.requests == [.none])
         recorder.request(.max(1))
         upstream.send(1)
         #expect(recorder.events == [.subscription, .value(1)])

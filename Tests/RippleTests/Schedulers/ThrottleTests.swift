@@ -15,6 +15,27 @@ import Testing
         return (scheduler, subject, recorder)
     }
 
+    /// A downstream that cancels inside receive(subscription:) ended the upstream subscription:
+    /// throttle (and debounce) ask it for nothing afterwards (cancellation is final). Found by the
+    /// conformance oracle's `--extended` time shapes.
+    @Test func asksNothingOfAnUpstreamTheDownstreamCancelledOnArrival() {
+        let scheduler = TestScheduler()
+        for build in [
+            { (upstream: ManualPublisher<Int, Never>) in
+                upstream.throttle(for: .milliseconds(10), scheduler: scheduler, latest: true).eraseToAnyPublisher()
+            },
+            { (upstream: ManualPublisher<Int, Never>) in
+                upstream.debounce(for: .milliseconds(10), scheduler: scheduler).eraseToAnyPublisher()
+            },
+        ] {
+            let upstream = ManualPublisher<Int, Never>()
+            let recorder = Recorder<Int, Never>(demand: nil, onSubscription: { $0.cancel() })
+            build(upstream).subscribe(recorder)
+            #expect(upstream.subscription.cancelled)
+            #expect(upstream.subscription.requests.isEmpty)
+        }
+    }
+
     @Test func latestDeliversTheFirstAtOnceThenTheLatestPerWindow() {
         let (scheduler, subject, recorder) = Self.throttled(latest: true)
         subject.send(1)

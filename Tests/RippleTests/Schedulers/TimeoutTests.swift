@@ -39,6 +39,26 @@ import Testing
         #expect(recorder.completionTime == 0)
     }
 
+    /// Combine schedules the timeout when the subscription arrives and again at the downstream's
+    /// first request, not at later ones (OpenCombine's `TimeoutTests.testRequest`, recorded
+    /// against Combine). Found by the conformance oracle's `--extended` time shapes.
+    @Test func theFirstRequestStartsTheClockAgain() {
+        let scheduler = TestScheduler()
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = TimedRecorder<Int, Never>(scheduler, demand: nil)
+        upstream.timeout(.milliseconds(100), scheduler: scheduler).subscribe(recorder)
+        scheduler.advance(by: .milliseconds(60))
+        recorder.request(.max(1))  // starts the clock again: due at 160
+        scheduler.advance(by: .milliseconds(60))
+        recorder.request(.max(1))  // a later request does not
+        #expect(!upstream.subscription.cancelled)
+        scheduler.advance(by: .milliseconds(40))
+        #expect(upstream.subscription.cancelled)
+        #expect(recorder.events == [.subscription, .finished])
+        #expect(recorder.completionTime == 160)
+        #expect(upstream.subscription.requests == [.max(1), .max(1)])
+    }
+
     @Test func requestsPassThrough() {
         let scheduler = TestScheduler()
         let upstream = ManualPublisher<Int, Never>()

@@ -6,6 +6,10 @@ extension Publishers {
     /// with no newer element, the latest one is delivered if the downstream has demand (otherwise
     /// dropped). As in Combine, the completion is delivered on the scheduler at once, and an element
     /// still waiting is dropped.
+    ///
+    /// Differs from Combine: a completion scheduled before the subscriber cancelled is not
+    /// delivered (nothing is delivered after `cancel()` returns); what Combine does is not recorded
+    /// (OpenCombine delivers it).
     public struct Debounce<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

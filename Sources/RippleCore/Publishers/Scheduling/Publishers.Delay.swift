@@ -4,6 +4,10 @@ extension Publishers {
     /// Every value and the completion are delivered `interval` after they arrive, on the scheduler,
     /// in order. Requests go straight to the upstream; demand the downstream returns from
     /// `receive(_:)` is requested from the upstream.
+    ///
+    /// Differs from Combine: after the subscriber cancels, nothing already scheduled is delivered;
+    /// Combine still delivers a completion it scheduled before the cancel. Its subscription
+    /// describes itself as "Delay"; Combine's has no description of its own (its type name).
     public struct Delay<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

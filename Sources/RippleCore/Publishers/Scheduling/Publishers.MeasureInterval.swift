@@ -4,6 +4,9 @@ extension Publishers {
     ///
     /// The first element reports the time since subscription; each later one the time since the
     /// element before. Synchronous: it reads `scheduler.now` and schedules nothing.
+    ///
+    /// As in Combine, the demand the downstream returns for an interval is requested of the
+    /// upstream from inside that delivery, and `.none` is returned to the upstream.
     public struct MeasureInterval<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Context.SchedulerTimeType.Stride
         public typealias Failure = Upstream.Failure
@@ -24,7 +27,8 @@ extension Publishers {
             let last = PreviousValue<Context.SchedulerTimeType>()
             upstream.subscribe(
                 StepInner<S, Upstream.Output, Failure>(
-                    downstream: subscriber, name: "MeasureInterval", passesZeroDemand: true, mapFailure: { $0 }
+                    downstream: subscriber, name: "MeasureInterval", passesZeroDemand: true,
+                    requestsReturnedDemand: true, mapFailure: { $0 }
                 ) { _ in
                     let now = scheduler.now
                     defer { last.value = now }

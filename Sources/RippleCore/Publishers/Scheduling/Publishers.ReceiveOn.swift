@@ -5,6 +5,9 @@ extension Publishers {
     /// straight to the upstream; every value and the completion are scheduled on `scheduler`, in
     /// order. After cancellation, events already scheduled are not delivered. Demand the
     /// downstream returns from `receive(_:)` is requested from the upstream.
+    ///
+    /// Differs from Combine: a completion scheduled before the subscriber cancelled is not
+    /// delivered either; Combine still delivers it (values it drops, as Ripple does).
     public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

@@ -2,7 +2,8 @@ extension Publishers {
     /// A publisher that terminates publishing if the upstream publisher exceeds a specified time
     /// interval without producing an element.
     ///
-    /// The clock starts at subscription and restarts with every element. When it runs out, the
+    /// The clock starts at subscription, starts again at the downstream's first request (as in
+    /// Combine), and restarts with every element. When it runs out, the
     /// upstream is cancelled and the publisher finishes — or fails with `customError()`, if given.
     /// Requests go straight to the upstream; values are delivered on the scheduler.
     public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
@@ -49,8 +50,15 @@ extension Publisher {
     }
 }
 
+/// The clock's generation (a timeout scheduled for an older one does nothing) and whether the
+/// downstream has made its first request.
+private struct TimeoutClock {
+    var generation = 0
+    var requested = false
+}
+
 private final class TimeoutInner<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>:
-    TimedInner<Downstream, Context, Int>, Subscriber
+    TimedInner<Downstream, Context, TimeoutClock>, Subscriber
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -61,24 +69,29 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
         interval = publisher.interval
         customError = publisher.customError
-        super.init(downstream: downstream, scheduler: publisher.scheduler, options: publisher.options, extra: 0, name: "Timeout")
+        super.init(downstream: downstream, scheduler: publisher.scheduler, options: publisher.options, extra: TimeoutClock(), name: "Timeout")
     }
 
     override var initialUpstreamDemand: Subscribers.Demand { .none }
 
+    /// The clock starts before the subscription goes downstream, as in Combine (OpenCombine's
+    /// `TimeoutTests.testBasicBehavior`, recorded against Combine: the subscription's timeout is
+    /// scheduled before the one the downstream's first request schedules), so of two waits due at
+    /// the same instant the outer operator's runs last.
     func receive(subscription: any Subscription) {
-        if accept(subscription) { restartClock() }
+        if lock.withLock({ state.downstream != nil && state.upstream.isAwaitingSubscription }) { restartClock() }
+        accept(subscription)
     }
 
     /// Starts a new wait; an older wait that fires finds a newer generation and does nothing.
     private func restartClock() {
         let generation = lock.withLock { () -> Int in
-            state.extra += 1
-            return state.extra
+            state.extra.generation += 1
+            return state.extra.generation
         }
         scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: options) {
             [self] in
-            guard lock.withLock({ state.extra == generation && state.downstream != nil }) else { return }
+            guard lock.withLock({ state.extra.generation == generation && state.downstream != nil }) else { return }
             complete(customError.map { .failure($0()) } ?? .finished, cancellingUpstream: true)
         }
     }
@@ -97,14 +110,23 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.withLock {
             state.upstream = .terminal
-            state.extra += 1
+            state.extra.generation += 1
         }
         scheduler.schedule(options: options) { [self] in complete(completion) }
     }
 
     /// Requests go straight upstream, as for any operator that does not count demand itself; as
     /// in Combine, a request for `.none` is passed on too, not trapped.
+    /// The downstream's first request (`.none` too) starts the clock again, as in Combine
+    /// (OpenCombine's `TimeoutTests.testRequest`, recorded against Combine: the timeout is
+    /// scheduled when the subscription arrives and again at the first request, not at later ones).
     override func request(_ demand: Subscribers.Demand) {
+        let first = lock.withLock { () -> Bool in
+            guard state.downstream != nil, !state.extra.requested else { return false }
+            state.extra.requested = true
+            return true
+        }
+        if first { restartClock() }
         passUpstream(demand)
     }
 }
