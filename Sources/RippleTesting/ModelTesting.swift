@@ -34,7 +34,8 @@ public func expectWillChange<Object: ObservableObject>(of object: Object, during
 /// `TrackingRegistrar` — in the order first read, then, with the Observation bridge installed
 /// (`ObservationBridge.install()`, in RippleObservation), those of toolchain `@Observable` models,
 /// sorted: Observation records what was read as a set. Without the bridge, reads of `@Observable`
-/// models are not seen (as `observe` does not see them).
+/// models are not seen (as `observe` does not see them); an empty answer then prints a warning
+/// naming the fix, once per process.
 public func propertiesRead<E: Error>(_ body: () throws(E) -> Void) throws(E) -> [String] {
     var outcome: Result<[TrackedRead], E> = .success([])
     let observed = _ExternalTracking.otherSystemsPropertiesRead {
@@ -44,7 +45,12 @@ public func propertiesRead<E: Error>(_ body: () throws(E) -> Void) throws(E) -> 
             outcome = .failure(error)
         }
     }
-    return try outcome.get().map(\.description) + observed
+    let names = try outcome.get().map(\.description) + observed
+    if names.isEmpty, !externalScopeHookIsInstalled {
+        // Maybe it read an @Observable model, which only the bridge makes visible: say so, once.
+        RuntimeWarning.propertiesReadSawNothing.raise()
+    }
+    return names
 }
 
 /// Watches objects through weak references, to assert they were released.

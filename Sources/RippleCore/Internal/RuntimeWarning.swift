@@ -15,15 +15,23 @@ package enum RuntimeWarning: Hashable, Sendable {
     /// A re-running observer's first run read nothing Ripple tracks, and no bridge to another
     /// tracking system is installed: it will never run again.
     case observerReadNothing
+    /// RippleTesting's `propertiesRead` saw no read Ripple tracks, and no bridge to another tracking
+    /// system is installed: if the body read an `@Observable` model, the answer is wrongly empty.
+    case propertiesReadSawNothing
 
     /// What is printed.
-    var message: String {
+    package var message: String {
         switch self {
         case .observerReadNothing:
             "Ripple warning: an observer (observe, TrackedPublisher, TrackedValues) read no property "
                 + "Ripple tracks on its first run, so it will not run again. If it reads an @Observable "
                 + "model, install the Observation bridge once at launch: ObservationBridge.install() "
                 + "(RippleObservation). This warning is printed once.\n"
+        case .propertiesReadSawNothing:
+            "Ripple warning: propertiesRead saw no property Ripple tracks. Reads of an @Observable "
+                + "model are listed only with the Observation bridge installed: call "
+                + "ObservationBridge.install() (RippleObservation) in the test suite's init. This "
+                + "warning is printed once.\n"
         }
     }
 
@@ -38,12 +46,12 @@ package enum RuntimeWarning: Hashable, Sendable {
     }
 
     /// How often this warning was raised on the calling thread.
-    var raisedOnThisThread: Int {
+    package var raisedOnThisThread: Int {
         Self.raised.withLock { $0[Raise(warning: self, thread: currentThreadID()), default: 0] }
     }
 
     /// Prints the warning if this is its first time in the process.
-    func raise() {
+    package func raise() {
         let raise = Raise(warning: self, thread: currentThreadID())
         let first = Self.raised.withLock { counts -> Bool in
             let before = counts.lazy.filter { $0.key.warning == self }.reduce(0) { $0 + $1.value }

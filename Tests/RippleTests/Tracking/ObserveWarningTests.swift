@@ -1,6 +1,7 @@
 import Observation
 @testable import Ripple
 @testable import RippleCore
+import RippleTesting
 import Testing
 
 /// An `@Observable` model: without the Observation bridge, Ripple's scopes cannot see its reads.
@@ -50,5 +51,34 @@ private final class Counter: ObservableObject, @unchecked Sendable {
         counter.value = 1
         #expect(raised == before)
         token.cancel()
+    }
+}
+
+/// RippleTesting's `propertiesRead` over an `@Observable` model without the bridge: the answer is
+/// empty, so Ripple names the fix (once per process) instead of letting the test pass or fail
+/// without a hint.
+@Suite(.serialized) struct PropertiesReadWarningTests {
+    private var raised: Int { RuntimeWarning.propertiesReadSawNothing.raisedOnThisThread }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    @Test func anEmptyAnswerWithoutTheBridgeIsNamed() {
+        let cart = Cart()
+        let before = raised
+        let names = propertiesRead { _ = cart.items }
+        if externalScopeHookInstalled.load(ordering: .relaxed) {
+            #expect(names == ["Cart.items"])
+            #expect(raised == before)
+        } else {
+            #expect(names.isEmpty)
+            #expect(raised == before + 1)
+        }
+        #expect(RuntimeWarning.propertiesReadSawNothing.message.contains("ObservationBridge.install()"))
+    }
+
+    @Test func anAnswerWithReadsIsNot() {
+        let counter = Counter()
+        let before = raised
+        #expect(propertiesRead { _ = counter.value } == ["Counter.value"])
+        #expect(raised == before)
     }
 }
