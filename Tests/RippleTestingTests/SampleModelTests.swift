@@ -149,8 +149,8 @@ final class FeedModel: ObservableObject {
 
     @Test func anImmediateSchedulerRunsEveryTimerAtOnce() {
         // `.immediate` suits code where time does not matter. Here it does: the two-second timeout
-        // is scheduled when the feed is subscribed, before its value, and runs at once — as it
-        // would with Combine's own immediate scheduler.
+        // is scheduled when the feed is subscribed and runs out at once, before the value the feed
+        // sends when the subscriber asks.
         let model = FeedModel(scheduler: .immediate)
         model.refresh(from: Just("2 new posts"))
         #expect(model.status == "timed out")

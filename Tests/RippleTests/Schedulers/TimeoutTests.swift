@@ -18,6 +18,25 @@ import Testing
         #expect(recorder.completionTime == 160)
     }
 
+    /// On a scheduler that runs every wait at once (`ImmediateScheduler`, `.immediate`), the wait
+    /// scheduled at subscription runs out before the subscription has gone downstream: the
+    /// subscriber still gets its subscription first, then the completion (nothing reaches a
+    /// subscriber before its subscription). Found by the sample model test of an injected
+    /// immediate scheduler.
+    /// The upstream's answer to the subscriber's first request (`Just`'s value, sent inside the
+    /// request) comes after the time-out: it is not passed on.
+    @Test func aWaitThatRunsOutAtOnceEndsTheSubscriptionAfterHandingItOn() {
+        let upstream = ManualPublisher<Int, Never>()
+        let recorder = Recorder<Int, Never>(demand: .unlimited)
+        upstream.timeout(.seconds(2), scheduler: ImmediateScheduler.shared).subscribe(recorder)
+        #expect(recorder.events == [.subscription, .finished])
+        #expect(upstream.subscription.cancelled)
+
+        let late = Recorder<Int, Never>(demand: .unlimited)
+        Just(1).timeout(.seconds(2), scheduler: ImmediateScheduler.shared).subscribe(late)
+        #expect(late.events == [.subscription, .finished])
+    }
+
     @Test func customErrorFails() {
         let scheduler = TestScheduler()
         let recorder = TimedRecorder<Int, TestError>(scheduler)

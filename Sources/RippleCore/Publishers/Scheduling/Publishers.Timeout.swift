@@ -55,6 +55,12 @@ extension Publisher {
 private struct TimeoutClock {
     var generation = 0
     var requested = false
+    /// The subscription is on its way downstream: a wait that runs out meanwhile (on a scheduler
+    /// that runs it at once) is acted on once the downstream has it, never before.
+    var handingOn = false
+    /// A wait ran out while the subscription was on its way: the subscription has timed out, and
+    /// nothing more is asked of the upstream or taken from it.
+    var ranOutWhileHandingOn = false
 }
 
 private final class TimeoutInner<Downstream: Subscriber, Upstream: Publisher, Context: Scheduler>:
@@ -78,9 +84,32 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// `TimeoutTests.testBasicBehavior`, recorded against Combine: the subscription's timeout is
     /// scheduled before the one the downstream's first request schedules), so of two waits due at
     /// the same instant the outer operator's runs last.
+    ///
+    /// A wait that runs out before the downstream has the subscription (an immediate scheduler runs
+    /// it inside `schedule`) ends the subscription right after the downstream receives it: nothing
+    /// reaches a subscriber before its subscription.
     func receive(subscription: any Subscription) {
-        if lock.withLock({ state.downstream != nil && state.upstream.isAwaitingSubscription }) { restartClock() }
+        let starts = lock.withLock { () -> Bool in
+            guard state.downstream != nil && state.upstream.isAwaitingSubscription else { return false }
+            state.extra.handingOn = true
+            return true
+        }
+        guard starts else {
+            accept(subscription)
+            return
+        }
+        restartClock()
         accept(subscription)
+        let ranOut = lock.withLock { () -> Bool in
+            state.extra.handingOn = false
+            return state.extra.ranOutWhileHandingOn
+        }
+        if ranOut { runOut() }
+    }
+
+    /// Ends the subscription: the upstream is cancelled, the downstream finishes or gets the custom error.
+    private func runOut() {
+        complete(customError.map { .failure($0()) } ?? .finished, cancellingUpstream: true)
     }
 
     /// Starts a new wait; an older wait that fires finds a newer generation and does nothing.
@@ -91,13 +120,20 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         }
         scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: options) {
             [self] in
-            guard lock.withLock({ state.extra.generation == generation && state.downstream != nil }) else { return }
-            complete(customError.map { .failure($0()) } ?? .finished, cancellingUpstream: true)
+            let runsOut = lock.withLock { () -> Bool in
+                guard state.extra.generation == generation && state.downstream != nil else { return false }
+                guard !state.extra.handingOn else {
+                    state.extra.ranOutWhileHandingOn = true
+                    return false
+                }
+                return true
+            }
+            if runsOut { runOut() }
         }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard lock.withLock({ state.downstream != nil }) else { return .none }
+        guard lock.withLock({ state.downstream != nil && !state.extra.ranOutWhileHandingOn }) else { return .none }
         restartClock()
         scheduler.schedule(options: options) { [self] in
             guard let downstream = lock.withLock({ state.downstream }) else { return }
@@ -108,10 +144,12 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.withLock {
+        let timedOut = lock.withLock { () -> Bool in
             state.upstream = .terminal
             state.extra.generation += 1
+            return state.extra.ranOutWhileHandingOn
         }
+        guard !timedOut else { return }  // the time-out's own completion follows
         scheduler.schedule(options: options) { [self] in complete(completion) }
     }
 
@@ -121,11 +159,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// (OpenCombine's `TimeoutTests.testRequest`, recorded against Combine: the timeout is
     /// scheduled when the subscription arrives and again at the first request, not at later ones).
     override func request(_ demand: Subscribers.Demand) {
-        let first = lock.withLock { () -> Bool in
-            guard state.downstream != nil, !state.extra.requested else { return false }
+        let (first, timedOut) = lock.withLock { () -> (Bool, Bool) in
+            guard !state.extra.ranOutWhileHandingOn else { return (false, true) }
+            guard state.downstream != nil, !state.extra.requested else { return (false, false) }
             state.extra.requested = true
-            return true
+            return (true, false)
         }
+        guard !timedOut else { return }
         if first { restartClock() }
         passUpstream(demand)
     }
