@@ -42,9 +42,9 @@ import Testing
 
     /// OpenCombine `MergeTests.testBCancelledAfterAFailed`, run against Combine: the first failure
     /// is delivered and the other upstream is cancelled. (Combine also cancels the upstream that
-    /// failed; Ripple does not cancel a subscription that has completed — the Porting article's
-    /// "forwards requests and cancels to an upstream that already completed" is OpenCombine's and
-    /// Combine's, not Ripple's.)
+    /// failed, after its completion; Ripple sends nothing to a subscription that has completed —
+    /// Conformance/README.md's rule "forwards requests and cancels to an upstream that already
+    /// completed" — so this test pins Ripple's side of that.)
     @Test func aFailureIsDeliveredAndTheOtherUpstreamCancelled() {
         let a = ManualPublisher<Int, TestError>()
         let b = ManualPublisher<Int, TestError>()
