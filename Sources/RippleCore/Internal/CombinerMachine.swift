@@ -4,7 +4,7 @@ enum CombinerArrival: Equatable {
     /// Keep the value; nothing goes out now.
     case hold
     /// Keep the value and give that upstream its demand back (`.max(1)`, as the return of its
-    /// `receive(_:)`): combineLatest's first value from an upstream while another has none yet.
+    /// `receive(_:)`). No machine uses it now: combineLatest gives nothing back, as in Combine.
     case giveBack
     /// Build a tuple now and deliver it; one demand is already charged for it (zip: one value of
     /// every upstream is used up).
@@ -74,9 +74,11 @@ protocol CombinerMachine {
 /// combineLatest's machine: a tuple of the latest values once every upstream has one.
 ///
 /// While there is demand, each value yields its own tuple (built the moment it arrives); a value
-/// that arrives beyond the demand only replaces that upstream's latest value, and the newest tuple
-/// is due on the next request. A first value that cannot make a tuple yet gives its demand back.
-/// It finishes when every upstream has finished and no unsent tuple waits for demand.
+/// that arrives beyond the demand only replaces that upstream's latest value, and no tuple is kept
+/// for a later request. Nothing is given back for a value (not even a first one that cannot make a
+/// tuple yet). It finishes when every upstream has finished. This is Combine's rule as recorded
+/// against it (OpenCombine's `CombineLatestTests.testChildDemand` and `testUpstreamExceedsDemand`,
+/// CombineX's `CombineLatestSpec` "should always return none from sync backpressure").
 @usableFromInline
 struct CombineLatestMachine: CombinerMachine {
     /// What the downstream asked for and has not been sent yet.
@@ -89,8 +91,6 @@ struct CombineLatestMachine: CombinerMachine {
     @usableFromInline var finished: [Bool]
     /// Upstreams that have completed.
     @usableFromInline var finishedCount = 0
-    /// A value arrived beyond the demand: the newest tuple is due on the next request.
-    @usableFromInline var fresh = false
 
     @inlinable
     init(count: Int) {
@@ -111,31 +111,24 @@ struct CombineLatestMachine: CombinerMachine {
 
     @inlinable
     mutating func receive(from index: Int) -> CombinerArrival {
-        let first = !hasValue[index]
-        if first {
+        if !hasValue[index] {
             hasValue[index] = true
             missing -= 1
         }
         if missing > 0 {
-            return first && demand != .unlimited ? .giveBack : .hold
+            return .hold
         }
         if demand > 0 {
             demand -= 1
-            fresh = false
             return .emit
         }
-        fresh = true
+        // Beyond the demand: the value is only the upstream's latest now.
         return .hold
     }
 
     @inlinable
     mutating func next() -> CombinerStep {
-        if demand > 0, fresh, missing == 0 {
-            demand -= 1
-            fresh = false
-            return .emit
-        }
-        return finishedCount == finished.count && !(fresh && missing == 0) ? .finish : .idle
+        finishedCount == finished.count ? .finish : .idle
     }
 
     @inlinable

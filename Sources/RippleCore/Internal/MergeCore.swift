@@ -81,6 +81,9 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     /// downstream has no demand (Combine's rule; its value then waits here, and a child that
     /// finishes frees its place for the next publisher).
     @usableFromInline let asksNewChildren: Bool
+    /// flatMap traps on a request for `.none`; merge asks for nothing (Combine's rules: OpenCombine
+    /// `FlatMapTests` and `MergeTests.testNoDemandOnSubscriptionNoCrashes`, recorded against it).
+    @usableFromInline let trapsOnZeroDemand: Bool
 
     /// A merge of `count` children, subscribed with ``subscribe(_:at:)``.
     @inlinable
@@ -89,6 +92,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
         self.name = name
         refillsOuter = false
         asksNewChildren = false
+        trapsOnZeroDemand = false
         super.init(state: MergeState(children: Array(repeating: MergeChildState(), count: count), active: count))
     }
 
@@ -99,6 +103,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
         self.name = name
         refillsOuter = outerIsBounded
         asksNewChildren = true
+        trapsOnZeroDemand = true
         var initial = MergeState(children: [], active: 0)
         initial.outer = .awaitingSubscription
         super.init(state: initial)
@@ -199,7 +204,8 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
+        require(demand > 0 || !trapsOnZeroDemand, "\(name): demand must be greater than zero (got \(demand))")
+        guard demand > 0 else { return }
         lock.lock()
         guard !state.terminated else {
             lock.unlock()

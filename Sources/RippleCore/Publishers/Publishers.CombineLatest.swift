@@ -63,7 +63,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombinerCore<S, CombineLatestMachine>(downstream: subscriber, count: 3, name: "CombineLatest3")
+            let core = CombinerCore<S, CombineLatestMachine>(downstream: subscriber, count: 3, name: "CombineLatest")
             let childA = CombinerChild<S, CombineLatestMachine, A.Output, Failure>(core: core, index: 0)
             let childB = CombinerChild<S, CombineLatestMachine, B.Output, Failure>(core: core, index: 1)
             let childC = CombinerChild<S, CombineLatestMachine, C.Output, Failure>(core: core, index: 2)
@@ -106,7 +106,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = CombinerCore<S, CombineLatestMachine>(downstream: subscriber, count: 4, name: "CombineLatest4")
+            let core = CombinerCore<S, CombineLatestMachine>(downstream: subscriber, count: 4, name: "CombineLatest")
             let childA = CombinerChild<S, CombineLatestMachine, A.Output, Failure>(core: core, index: 0)
             let childB = CombinerChild<S, CombineLatestMachine, B.Output, Failure>(core: core, index: 1)
             let childC = CombinerChild<S, CombineLatestMachine, C.Output, Failure>(core: core, index: 2)

@@ -334,7 +334,7 @@ extension Publishers {
 
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let core = MergeCore(downstream: subscriber, count: publishers.count, name: "MergeMany")
+            let core = MergeCore(downstream: subscriber, count: publishers.count, name: "Merge")
             core.start()
             for (index, publisher) in publishers.enumerated() {
                 core.subscribe(publisher, at: index)

@@ -78,19 +78,49 @@ extension Heavy {
                 sendQueued: { b.send($0) })
         }
 
-        /// The same rule for combineLatest and zip: a request from another thread counts from its
-        /// own turn, so the queued tuple runs on the requesting thread.
-        @Test func combineLatestCountsARequestMadeWhileBusyFromTheRequestersTurn() {
+        /// combineLatest keeps no tuple beyond the demand (Combine's rule, recorded against it:
+        /// OpenCombine `CombineLatestTests.testUpstreamExceedsDemand`), so a value another thread
+        /// sends while the downstream is busy and the demand is used up is dropped even when that
+        /// thread then requests; the request counts from its own turn and lets the next value out.
+        @Test func combineLatestDropsAValueSentWhileBusyBeyondTheDemand() {
             // Sources that ignore demand: combineLatest's own bookkeeping is what is tested.
             let a = TurnContractChecks.RawSource()
             let b = TurnContractChecks.RawSource()
-            TurnContractChecks.aRequestMadeWhileBusyDeliversTheQueuedValueOnTheRequestingThread(
-                subscribe: {
-                    a.combineLatest(b).map(\.0).subscribe($0)
-                    b.send(0)
-                },
-                sendFirst: { a.send($0) },
-                sendQueued: { a.send($0) })
+            let deliveries = Locked<[Int]>([])
+            let subscription = Locked<(any Subscription)?>(nil)
+            let aInside = DispatchSemaphore(value: 0)
+            let bAboutToRequest = DispatchSemaphore(value: 0)
+            a.combineLatest(b).map(\.0).subscribe(
+                AnySubscriber<Int, Never>(
+                    receiveSubscription: { sub in
+                        subscription.withLock { $0 = sub }
+                        sub.request(.max(1))
+                    },
+                    receiveValue: { value in
+                        deliveries.withLock { $0.append(value) }
+                        if value == 1 {
+                            aInside.signal()
+                            bAboutToRequest.wait()
+                            Thread.sleep(forTimeInterval: 0.1)
+                        }
+                        return .none
+                    },
+                    receiveCompletion: { _ in }))
+            b.send(0)
+            runConcurrently(threads: 2) { index in
+                if index == 0 {
+                    a.send(1)
+                } else {
+                    aInside.wait()
+                    a.send(2)  // no demand left: dropped
+                    bAboutToRequest.signal()
+                    subscription.current?.request(.max(1))
+                }
+            }
+            #expect(deliveries.current == [1])
+            a.send(3)
+            #expect(deliveries.current == [1, 3])
+            subscription.current?.cancel()
         }
 
         @Test func zipCountsARequestMadeWhileBusyFromTheRequestersTurn() {

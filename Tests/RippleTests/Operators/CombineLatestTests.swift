@@ -50,23 +50,27 @@ import Testing
         #expect(recorder.events == [.subscription, .failure("TestError(2)")])
     }
 
-    @Test func demandIsForwardedAndNewestTupleWaitsForTheNextRequest() {
+    /// Combine's rule, recorded against it: OpenCombine `CombineLatestTests.testChildDemand` and
+    /// `testUpstreamExceedsDemand`. Each request goes to every upstream; nothing is given back; a
+    /// tuple beyond the demand is dropped (the values stay the latest) and no later request sends it.
+    @Test func demandIsForwardedAndATupleBeyondTheDemandIsDropped() {
         let a = ManualPublisher<Int, Never>()
         let b = ManualPublisher<Int, Never>()
         let recorder = Recorder(for: a.combineLatest(b, +), demand: .max(1))
         #expect(a.subscription.requests == [.max(1)])
         #expect(b.subscription.requests == [.max(1)])
-        // A first value that cannot make a tuple yet gives its demand back.
-        #expect(a.send(1) == .max(1))
+        #expect(a.send(1) == .none)
         #expect(b.send(10) == .none)
         #expect(recorder.values == [11])
-        // No demand: later values replace the latest and the newest tuple waits.
         a.send(2)
         a.send(3)
         #expect(recorder.values == [11])
         recorder.request(.max(1))
-        #expect(recorder.values == [11, 13])
+        #expect(recorder.values == [11])
         #expect(a.subscription.requests == [.max(1), .max(1)])
+        #expect(b.subscription.requests == [.max(1), .max(1)])
+        b.send(20)
+        #expect(recorder.values == [11, 23])
     }
 
     @Test func cancelCancelsEveryUpstream() {

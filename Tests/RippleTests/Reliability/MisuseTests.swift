@@ -11,7 +11,7 @@ import Testing
     /// One way to break a rule, and the words the trap must say.
     enum Misuse: String, CaseIterable, Codable, Sendable {
         case negativeDemand, noneFromJust, noneFromFuture, noneFromPassthrough, noneFromCurrentValue
-        case noneFromPublished, noneFromMerge, noneFromCombineLatest, noneFromZip
+        case noneFromPublished, noneFromCombineLatest, noneFromZip
         case noneFromFlatMap, noneFromSwitchToLatest, noneFromCollectByCount
         case noneFromReplaceEmpty, noneFromCount, noneFromAsyncSequence, noneFromDropFirst
         case negativePrefix, subscribingNegativeDropFirst, negativeOutputAt, collectZero
@@ -26,7 +26,6 @@ import Testing
             case .noneFromPassthrough: "PassthroughSubject: demand must be greater than zero"
             case .noneFromCurrentValue: "CurrentValueSubject: demand must be greater than zero"
             case .noneFromPublished: "demand must be greater than zero"
-            case .noneFromMerge: "Merge: demand must be greater than zero"
             case .noneFromCombineLatest: "CombineLatest: demand must be greater than zero"
             case .noneFromZip: "Zip: demand must be greater than zero"
             case .noneFromFlatMap: "FlatMap: demand must be greater than zero"
@@ -73,7 +72,6 @@ import Testing
             case .noneFromPassthrough: requestNone(subject)
             case .noneFromCurrentValue: requestNone(CurrentValueSubject<Int, Never>(0))
             case .noneFromPublished: requestNone(Model().$value)
-            case .noneFromMerge: requestNone(subject.merge(with: subject))
             case .noneFromCombineLatest: requestNone(subject.combineLatest(subject))
             case .noneFromZip: requestNone(subject.zip(subject))
             case .noneFromFlatMap: requestNone(subject.flatMap { Just($0) })
