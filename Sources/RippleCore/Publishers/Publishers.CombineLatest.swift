@@ -6,6 +6,10 @@ extension Publishers {
     ///
     /// It emits a tuple only after every upstream has emitted, then one each time any of them
     /// emits; it finishes when all of them finish and fails as soon as one fails.
+    ///
+    /// Differs from Combine: a value an upstream sends from inside the subscriber's `receive(_:)`
+    /// is delivered after the current one (Ripple's rule for every re-entrant send); Combine does
+    /// not deliver it.
     public struct CombineLatest<A, B>: Publisher
     where A: Publisher, B: Publisher,
         A.Failure == B.Failure {

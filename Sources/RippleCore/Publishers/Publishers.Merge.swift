@@ -5,6 +5,11 @@
 extension Publishers {
     /// A publisher created by applying the merge function to 2 upstream publishers: their elements
     /// interleaved in the order they arrive, finishing when all of them finish.
+    ///
+    /// Differs from Combine: upstreams are asked for values once the subscriber has asked, and
+    /// values beyond the demand (from a subject, which ignores it) are all kept and delivered in
+    /// arrival order; Combine asks each upstream for one value at once and keeps only the newest
+    /// value per upstream beyond the demand. Ripple drops nothing.
     public struct Merge<A, B>: Publisher
     where A: Publisher, B: Publisher,
         A.Failure == B.Failure, A.Output == B.Output {
