@@ -28,6 +28,14 @@ extension Publisher {
         receive(subscriber: subscriber)
         return AnyCancellable(object: subscriber)
     }
+
+    /// `subscribe(subject)` for Ripple's operators (`multicast`'s `connect()`): never
+    /// recorded by `RippleDiagnostics`, which records the subscriber of the operator instead.
+    func attachSubject<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
+        let subscriber = SubjectSubscriber<S>(subject)
+        receive(subscriber: subscriber)
+        return AnyCancellable(object: subscriber)
+    }
 }
 
 /// Forwards an upstream into a subject (`publisher.subscribe(subject)`, `AnySubscriber(subject)`).
