@@ -7,8 +7,9 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/Ato
 ///
 /// It keeps descriptions and weak references only. A `sink`'s entry ends when the sink lets its
 /// closures go (on completion, cancel, or when it is released), because the closures the sink is
-/// given then hold a ``SubscriptionProbe`` whose `deinit` ends it; an `assign`'s entry is looked at
-/// through a weak reference when a snapshot is taken.
+/// given then hold a ``SubscriptionProbe`` whose `deinit` ends it; the entry of an `assign` or of a
+/// subscriber passed to `subscribe(_:)` is looked at through a weak reference when a snapshot is
+/// taken.
 package final class SubscriptionRegistry: Sendable {
     package static let shared = SubscriptionRegistry()
 
