@@ -45,7 +45,8 @@ package struct RecordedPublisher: Sendable {
         if type is AnyClass {
             let object = (publisher as? any DiagnosticSource)?.diagnosticIdentity
             var upstreams: [RecordedPublisher] = []
-            if depth < 64 && budget > 0, let node = publisher as? any DiagnosticUpstreams {
+            // (A subject has none: no need to ask.)
+            if object == nil, depth < 64 && budget > 0, let node = publisher as? any DiagnosticUpstreams {
                 for upstream in node.diagnosticUpstreams {
                     upstreams.append(make(upstream, depth: depth + 1, budget: &budget))
                 }
