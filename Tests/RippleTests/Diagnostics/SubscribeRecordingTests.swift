@@ -186,6 +186,24 @@ import Testing
         collector.cancel()
     }
 
+    /// An operator of the user's whose inner subscriber is its own class, subscribed with
+    /// `subscribe(_:)`: that inner subscriber is a record of its own (documented).
+    @Test func anInnerSubscriberOfTheUsersOwnOperatorIsARecordOfItsOwn() {
+        let subject = PassthroughSubject<Int, Never>()
+        let (collector, alive) = RippleDiagnostics.withRegistry {
+            let collector = Collector(demand: .unlimited)
+            Relaying(upstream: subject.map { $0 }).subscribe(collector)
+            subject.send(1)
+            return collector
+        }
+        #expect(collector.values == [1])
+        #expect(alive.map(\.chain) == ["PassthroughSubject → Map → Relaying → Collector", "PassthroughSubject → Map → RelayInner"])
+        collector.cancel()
+        // The inner one was released with the cancel; the collector is still held here, so listed.
+        let ids = alive.map(\.id)
+        #expect(RippleDiagnostics.liveSubscriptions.filter { ids.contains($0.id) }.map(\.subscriber) == ["Collector"])
+    }
+
     /// What the publisher and the subscriber see is the same with diagnostics on or off: the very
     /// subscription object, the subscriber's type and identifier, the requests.
     @Test func recordingASubscriberChangesNothingItOrItsPublisherObserve() {
@@ -336,5 +354,44 @@ private final class FixedPublisher: Publisher, @unchecked Sendable {
         log.append("subscribed \(S.self)")
         identifier.withLock { $0 = subscriber.combineIdentifier }
         subscriber.receive(subscription: subscription)
+    }
+}
+
+/// An operator of the user's that subscribes an inner subscriber of its own upstream.
+private struct Relaying<Upstream: Publisher>: Publisher where Upstream.Output == Int, Upstream.Failure == Never {
+    typealias Output = Int
+    typealias Failure = Never
+    let upstream: Upstream
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        upstream.subscribe(RelayInner(downstream: AnySubscriber(subscriber)))
+    }
+}
+
+private final class RelayInner: Subscriber, Subscription, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+    let downstream: AnySubscriber<Int, Never>
+    private let upstream = Locked<(any Subscription)?>(nil)
+
+    init(downstream: AnySubscriber<Int, Never>) {
+        self.downstream = downstream
+    }
+
+    func receive(subscription: any Subscription) {
+        upstream.withLock { $0 = subscription }
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand { downstream.receive(input) }
+    func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: completion) }
+    func request(_ demand: Subscribers.Demand) { upstream.current?.request(demand) }
+
+    func cancel() {
+        let subscription = upstream.withLock { state in
+            defer { state = nil }
+            return state
+        }
+        subscription?.cancel()
     }
 }
