@@ -50,7 +50,7 @@ extension Timer {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
-            subject.subscribe(subscriber)
+            subject.receive(subscriber: subscriber)
         }
 
         /// Starts the timer; cancel the result to stop it.

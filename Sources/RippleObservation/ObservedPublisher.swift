@@ -54,7 +54,7 @@ public struct ObservedPublisher<Output: Sendable>: Publisher, Sendable {
         }
         subject
             .handleEvents(receiveCancel: { task.cancel() })
-            .subscribe(subscriber)
+            .receive(subscriber: subscriber)
     }
 }
 

@@ -51,7 +51,7 @@ extension Publishers {
 
         public func receive<Downstream: Subscriber>(subscriber: Downstream)
         where Downstream.Input == S.SchedulerTimeType, Downstream.Failure == Never {
-            subject.subscribe(subscriber)
+            subject.receive(subscriber: subscriber)
         }
 
         /// Starts the timer; cancel the result to stop it.

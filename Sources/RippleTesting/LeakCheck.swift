@@ -23,7 +23,9 @@ import Testing
 /// // Prints "["PassthroughSubject → Map → Sink"]"
 /// ```
 ///
-/// - Returns: The subscriptions `body` made that neither completed nor were cancelled or released.
+/// - Returns: The subscriptions `body` made that are still alive, as far as Ripple sees their end
+///   without wrapping them: a `sink` or `assign` that neither completed nor was cancelled or
+///   released; a subscriber class of your own passed to `subscribe(_:)` that was not released.
 public func leakedSubscriptions(in body: () throws -> Void) rethrows -> [RippleDiagnostics.LiveSubscription] {
     try RippleDiagnostics.withRegistry(body).alive
 }
@@ -31,7 +33,9 @@ public func leakedSubscriptions(in body: () throws -> Void) rethrows -> [RippleD
 /// Runs the asynchronous `body` with Ripple's subscription registry on, and returns the
 /// subscriptions it made that are still alive when it returns (see ``leakedSubscriptions(in:)``).
 ///
-/// - Returns: The subscriptions `body` made that neither completed nor were cancelled or released.
+/// - Returns: The subscriptions `body` made that are still alive, as far as Ripple sees their end
+///   without wrapping them: a `sink` or `assign` that neither completed nor was cancelled or
+///   released; a subscriber class of your own passed to `subscribe(_:)` that was not released.
 public func leakedSubscriptions(
     isolation: isolated (any Actor)? = #isolation, in body: () async throws -> Void
 ) async rethrows -> [RippleDiagnostics.LiveSubscription] {

@@ -25,13 +25,17 @@ extension RippleDiagnostics {
         public let id: Int
         /// The publisher subscribed to: the last operator, with the chain above it as its upstreams.
         public let publisher: RippleDiagnostics.PublisherNode
-        /// The subscriber's description: "Sink", or "Assign Model." for `assign(to:on:)`.
+        /// The subscriber's description: "Sink", "Assign Model." for `assign(to:on:)`, the subject's
+        /// type for a subject ("PassthroughSubject"), or the type's name for a subscriber of your own.
+        ///
+        /// An ``AnySubscriber`` is described as the subscriber it wraps.
         public let subscriber: String
-        /// The demand the subscriber has outstanding, where Ripple knows it (`.unlimited` for `sink` and
-        /// `assign`).
+        /// The demand the subscriber has outstanding, where Ripple knows it without wrapping the
+        /// subscriber: `.unlimited` for `sink`, `assign` and ``Subscribers/Sink``; `nil` (unknown) for a
+        /// subject or a subscriber of your own.
         public let demand: Subscribers.Demand?
-        /// How many values the subscriber has received, where Ripple counts them (`sink`; `nil` for
-        /// `assign`).
+        /// How many values the subscriber has received, where Ripple counts them (`sink`); `nil`
+        /// (unknown) for every other subscriber.
         public let valuesDelivered: Int?
         /// Whether it is active or receiving its completion.
         public let status: Status
@@ -42,7 +46,8 @@ extension RippleDiagnostics {
         /// The publisher chain and the subscriber, source first: "PassthroughSubject → Map → Sink".
         public var chain: String { publisher.chain + " → " + subscriber }
 
-        /// One line: the number, the chain, and what is known of its demand, values, status and thread.
+        /// One line: the number, the chain, and what is known of its demand, values, status and thread
+        /// (what is unknown is left out).
         public var description: String {
             var facts: [String] = []
             if let demand { facts.append("demand " + Self.describe(demand)) }
@@ -87,8 +92,9 @@ extension RippleDiagnostics {
         /// The publisher object, for a class (subjects, `Future`, `share()`): the same object in two
         /// chains is one node of a ``SubscriptionGraph``. `nil` for a value type.
         public let object: ObjectIdentifier?
-        /// The publishers this one subscribes to, as far as they can be seen (a class publisher's
-        /// upstreams are not looked into).
+        /// The publishers this one subscribes to, as far as they can be seen: a value type's, and
+        /// those of `share()`, `multicast` and `autoconnect()`; other class publishers (subjects,
+        /// `Future`) have none here.
         public let upstreams: [PublisherNode]
 
         /// Creates a node; Ripple makes them from the publishers it records.

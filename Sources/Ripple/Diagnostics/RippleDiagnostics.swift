@@ -2,10 +2,11 @@
 /// draw them.
 ///
 /// Off by default. While it is on — switched on with ``isEnabled``, or for the length of
-/// ``withRegistry(_:)`` — every `sink` and `assign(to:on:)` made is recorded in a registry until it
-/// ends (cancelled, completed, or released), with the publisher chain that made it. The registry
-/// holds descriptions and weak references only: it never keeps a subscription alive, and what a
-/// subscriber or operator observes is the same whether it is on or off.
+/// ``withRegistry(_:)`` — every `sink`, `assign(to:on:)` and `assign(to:)` made, and every
+/// subscriber passed to `subscribe(_:)`, is recorded in a registry until it ends, with the
+/// publisher chain that made it. The registry holds descriptions and weak references only: it
+/// never keeps a subscription alive, never wraps a subscriber, and what a subscriber or operator
+/// observes is the same whether it is on or off.
 ///
 /// ```swift
 /// let subject = PassthroughSubject<Int, Never>()
@@ -17,10 +18,23 @@
 /// cancellable.cancel()
 /// ```
 ///
-/// What is recorded: `sink` (on any publisher), `assign(to:on:)` and `assign(to:)` on a
-/// `@Published` property. Subscribers passed to `subscribe(_:)` (your own, an explicit
-/// ``Subscribers/Sink``, ``AnySubscriber``, a subject) and the operators' inner subscriptions are
-/// not; the inner ones show up as the chain of the sink they feed.
+/// What is recorded, and until when:
+/// - `sink` (on any publisher): until it completes, is cancelled or is released, with its values
+///   counted and the thread of the last one.
+/// - `assign(to:on:)`, `assign(to:)` on a `@Published` property, and an explicit
+///   ``Subscribers/Sink`` or ``Subscribers/Assign`` passed to `subscribe(_:)`: until it completes,
+///   is cancelled or is released; demand unlimited, values not counted (`nil`).
+/// - A subject subscribed to a publisher (`publisher.subscribe(subject)`, `AnySubscriber(subject)`):
+///   until the subscription is cancelled or completes; demand and values unknown (`nil`).
+/// - A class subscriber of your own passed to `subscribe(_:)`: held weakly, listed while it is
+///   alive (its completion or cancel cannot be seen without wrapping it); demand, values and
+///   thread unknown (`nil`).
+/// - An ``AnySubscriber`` is recorded as the subscriber it wraps.
+///
+/// Not recorded: a subscriber with no object of its own (a struct, an ``AnySubscriber`` made of
+/// closures), `for await` over `values`, and the inner subscriptions of Ripple's operators, which
+/// show up as the chain of the subscriber they feed. A subscriber already recorded (a `sink` that
+/// a publisher of yours passes on to `subscribe(_:)`) is not recorded again.
 public enum RippleDiagnostics {
     /// Whether Ripple records the subscriptions made from now on (`false` by default).
     ///

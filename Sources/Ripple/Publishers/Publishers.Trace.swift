@@ -25,7 +25,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = TraceInner(downstream: subscriber, name: name, timeline: timeline)
             timeline.record(.subscribe, name: name, subscription: inner.track)
-            upstream.subscribe(inner)
+            upstream.receive(subscriber: inner)
         }
     }
 }

@@ -118,7 +118,7 @@ public struct TrackedPublisher<Output>: Publisher, Sendable {
         loop.start()
         latest.subject!
             .handleEvents(receiveCancel: { loop.cancel(waitingForARun: false) })
-            .subscribe(subscriber)
+            .receive(subscriber: subscriber)
     }
 }
 

@@ -44,7 +44,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     /// Subscribes to the publisher and returns the iterator that owns the subscription.
     public func makeAsyncIterator() -> Iterator {
         let bridge = AsyncBridge<P.Output, Never>()
-        publisher.subscribe(bridge)
+        publisher.receive(subscriber: bridge)
         return Iterator(owner: AsyncBridgeOwner(bridge))
     }
 
@@ -110,7 +110,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// Subscribes to the publisher and returns the iterator that owns the subscription.
     public func makeAsyncIterator() -> Iterator {
         let bridge = AsyncBridge<P.Output, P.Failure>()
-        publisher.subscribe(bridge)
+        publisher.receive(subscriber: bridge)
         return Iterator(owner: AsyncBridgeOwner(bridge))
     }
 

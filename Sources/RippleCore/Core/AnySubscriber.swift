@@ -114,3 +114,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         return String(describing: type(of: wrapped))
     }
 }
+
+extension AnySubscriber: DiagnosticWrapper {
+    var diagnosticWrapped: Any? { wrapped }
+}

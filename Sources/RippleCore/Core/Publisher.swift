@@ -27,6 +27,10 @@ extension Publisher {
     /// Attaches the specified subscriber to this publisher.
     @inlinable @inline(__always)
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        if diagnosticsAreOn {
+            // Out of line and unspecialized; the subscriber is passed on untouched either way.
+            DiagnosticsRecording.recordSubscriber(subscriber, on: self)
+        }
         receive(subscriber: subscriber)
     }
 }

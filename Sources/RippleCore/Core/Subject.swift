@@ -25,6 +25,17 @@ extension Publisher {
     /// own) and forwards values and completion. Cancel the returned object to detach.
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
         let subscriber = SubjectSubscriber<S>(subject)
+        if diagnosticsAreOn {
+            DiagnosticsRecording.recordSubscriber(subscriber, on: self)
+        }
+        receive(subscriber: subscriber)
+        return AnyCancellable(object: subscriber)
+    }
+
+    /// `subscribe(subject)` for Ripple's operators (`multicast`'s `connect()`): never
+    /// recorded by `RippleDiagnostics`, which records the subscriber of the operator instead.
+    func attachSubject<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
+        let subscriber = SubjectSubscriber<S>(subject)
         receive(subscriber: subscriber)
         return AnyCancellable(object: subscriber)
     }
@@ -115,4 +126,15 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     }
 
     var description: String { "Subject" }
+}
+
+extension SubjectSubscriber: DiagnosedSubscriber {
+    var diagnosticName: String { RecordedPublisher.shortName(of: Downstream.self) }
+    var diagnosticDemand: Subscribers.Demand? { nil }  // the subject decides
+
+    var diagnosticIsSubscribed: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return !state.terminated && state.subject != nil
+    }
 }

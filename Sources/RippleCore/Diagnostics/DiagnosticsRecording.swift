@@ -40,11 +40,19 @@ package struct RecordedPublisher: Sendable {
         budget -= 1
         let type = type(of: publisher)
         let name = shortName(of: type)
-        // A class publisher is a source here: reading its stored properties through a mirror
-        // could race with its own lock.
+        // A class publisher is not looked into through a mirror: reading its stored properties
+        // could race with its own lock. Those whose upstreams are constants say so.
         if type is AnyClass {
             let object = (publisher as? any DiagnosticSource)?.diagnosticIdentity
-            return RecordedPublisher(name: name, object: object ?? ObjectIdentifier(publisher as AnyObject))
+            var upstreams: [RecordedPublisher] = []
+            // (A subject has none: no need to ask.)
+            if object == nil, depth < 64 && budget > 0, let node = publisher as? any DiagnosticUpstreams {
+                for upstream in node.diagnosticUpstreams {
+                    upstreams.append(make(upstream, depth: depth + 1, budget: &budget))
+                }
+            }
+            return RecordedPublisher(
+                name: name, object: object ?? ObjectIdentifier(publisher as AnyObject), upstreams: upstreams)
         }
         var upstreams: [RecordedPublisher] = []
         if depth < 64 && budget > 0 {
@@ -118,10 +126,13 @@ enum DiagnosticsRecording {
         receiveValue: @escaping (P.Output) -> Void
     ) -> AnyCancellable {
         recordSink(on: publisher, receiveCompletion: receiveCompletion, receiveValue: receiveValue) {
-            receiveCompletion, receiveValue in
+            probe, receiveCompletion, receiveValue in
             let sink = Subscribers.Sink<P.Output, P.Failure>(
                 receiveCompletion: receiveCompletion ?? { _ in }, receiveValue: receiveValue)
-            publisher.subscribe(sink)
+            // So that a publisher of the user's that passes the sink on to `subscribe(_:)` does
+            // not record it a second time.
+            SubscriptionRegistry.shared.identify(probe: probe, as: sink)
+            publisher.receive(subscriber: sink)
             return AnyCancellable(object: sink)
         }
     }
@@ -134,7 +145,7 @@ enum DiagnosticsRecording {
         receiveValue: @escaping (P.Output) -> Void
     ) -> AnyCancellable {
         recordSink(on: publisher, receiveCompletion: receiveCompletion, receiveValue: receiveValue) {
-            publisher._attachSink(receiveCompletion: $0, receiveValue: $1)
+            publisher._attachSink(receiveCompletion: $1, receiveValue: $2)
         }
     }
 
@@ -143,10 +154,48 @@ enum DiagnosticsRecording {
     static func recordSink<P: Publisher>(
         on publisher: P, receiveCompletion: ((Subscribers.Completion<P.Failure>) -> Void)?,
         receiveValue: @escaping (P.Output) -> Void,
-        attach: (((Subscribers.Completion<P.Failure>) -> Void)?, @escaping (P.Output) -> Void) -> AnyCancellable
+        attach: (SubscriptionProbe, ((Subscribers.Completion<P.Failure>) -> Void)?, @escaping (P.Output) -> Void) -> AnyCancellable
     ) -> AnyCancellable {
         let probe = SubscriptionRegistry.shared.registerSink(publisher: .of(publisher))
-        return attach(receiveCompletion.map(probe.counting), probe.counting(receiveValue))
+        return attach(probe, receiveCompletion.map(probe.counting), probe.counting(receiveValue))
+    }
+
+    /// `subscribe(_:)` of any subscriber, recorded — never wrapped or replaced: what the
+    /// publisher and the subscriber see is the same as with diagnostics off. Reached only while
+    /// diagnostics are on, from the public `subscribe` (Ripple's operators subscribe upstream with
+    /// `receive(subscriber:)`, which records nothing).
+    ///
+    /// An ``AnySubscriber`` is recorded as the subscriber it wraps. A class subscriber is looked at
+    /// through a weak reference: alive while the object is, and, for Ripple's own (`Sink`,
+    /// `Assign`, a subject's forwarder), until it completes or is cancelled. A subscriber with no
+    /// object (a struct, an `AnySubscriber` of closures) is not recorded: nothing tells when it
+    /// ends. One already recorded (a `sink`'s, passed on by a publisher of the user's) is not
+    /// recorded again.
+    @usableFromInline
+    static func recordSubscriber(_ subscriber: Any, on publisher: Any) {
+        var subscriber = subscriber
+        var unwrapping = 0
+        while let erased = subscriber as? any DiagnosticWrapper, unwrapping < 64 {
+            guard let wrapped = erased.diagnosticWrapped else { return }
+            subscriber = wrapped
+            unwrapping += 1
+        }
+        guard type(of: subscriber) is AnyClass else { return }
+        let object = subscriber as AnyObject
+        let name: String
+        let demand: Subscribers.Demand?
+        let isLive: @Sendable (AnyObject) -> Bool
+        if let known = subscriber as? any DiagnosedSubscriber {
+            name = known.diagnosticName
+            demand = known.diagnosticDemand
+            isLive = { ($0 as? any DiagnosedSubscriber)?.diagnosticIsSubscribed ?? false }
+        } else {
+            name = RecordedPublisher.shortName(of: type(of: subscriber))
+            demand = nil
+            isLive = { _ in true }
+        }
+        SubscriptionRegistry.shared.registerUnlessRecorded(
+            publisher: .of(publisher), subscriber: name, demand: demand, object: object, isLive: isLive)
     }
 
     /// Records a subscriber that is looked at through a weak reference (`assign`): `isLive` says
@@ -158,6 +207,40 @@ enum DiagnosticsRecording {
             publisher: .of(publisher), subscriber: description, demand: .unlimited, countsValues: false,
             object: subscriber, isLive: isLive)
     }
+}
+
+/// One of Ripple's subscribers whose end is known without wrapping it: `RippleDiagnostics` shows
+/// it until it completes or is cancelled, not only until it is released.
+protocol DiagnosedSubscriber: AnyObject {
+    /// What the registry calls it: "Sink", "Assign Model.", the subject's type.
+    var diagnosticName: String { get }
+    /// The demand it keeps outstanding, where it is fixed (`.unlimited` for `Sink` and `Assign`).
+    var diagnosticDemand: Subscribers.Demand? { get }
+    /// Whether it is still subscribed (takes the subscriber's lock).
+    var diagnosticIsSubscribed: Bool { get }
+}
+
+/// A type-erasing subscriber: `RippleDiagnostics` records the one it wraps (`nil` for closures).
+protocol DiagnosticWrapper {
+    var diagnosticWrapped: Any? { get }
+}
+
+/// A class publisher whose upstreams are constants (`share()`, `multicast`, `autoconnect()`):
+/// read without its lock, so that a recorded chain goes on above it.
+protocol DiagnosticUpstreams: AnyObject {
+    var diagnosticUpstreams: [Any] { get }
+}
+
+extension Publishers.Share: DiagnosticUpstreams {
+    var diagnosticUpstreams: [Any] { [upstream] }
+}
+
+extension Publishers.Multicast: DiagnosticUpstreams {
+    var diagnosticUpstreams: [Any] { [upstream] }
+}
+
+extension Publishers.Autoconnect: DiagnosticUpstreams {
+    var diagnosticUpstreams: [Any] { [upstream] }
 }
 
 /// A publisher whose identity in `RippleDiagnostics`' graphs is an object of its own (a subject's

@@ -7,8 +7,9 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/Ato
 ///
 /// It keeps descriptions and weak references only. A `sink`'s entry ends when the sink lets its
 /// closures go (on completion, cancel, or when it is released), because the closures the sink is
-/// given then hold a ``SubscriptionProbe`` whose `deinit` ends it; an `assign`'s entry is looked at
-/// through a weak reference when a snapshot is taken.
+/// given then hold a ``SubscriptionProbe`` whose `deinit` ends it; the entry of an `assign` or of a
+/// subscriber passed to `subscribe(_:)` is looked at through a weak reference when a snapshot is
+/// taken.
 package final class SubscriptionRegistry: Sendable {
     package static let shared = SubscriptionRegistry()
 
@@ -32,6 +33,8 @@ package final class SubscriptionRegistry: Sendable {
         /// still subscribed (asked outside the lock).
         weak var object: AnyObject?
         let isLive: (@Sendable (AnyObject) -> Bool)?
+        /// Where it is in ``State/objects``.
+        var key: ObjectIdentifier? = nil
     }
 
     struct State {
@@ -40,6 +43,16 @@ package final class SubscriptionRegistry: Sendable {
         var nextID = 1
         var nextScope = 1
         var entries: [Int: Entry] = [:]
+        /// The entry of each subscriber object recorded (a `sink`'s, a subscriber's looked at
+        /// through a weak reference), so that one is not recorded twice.
+        var objects: [ObjectIdentifier: Int] = [:]
+
+        /// Removes entry `id`, and its object's index if it is still its.
+        mutating func remove(_ id: Int) -> Entry? {
+            guard let entry = entries.removeValue(forKey: id) else { return nil }
+            if let key = entry.key, objects[key] == id { objects[key] = nil }
+            return entry
+        }
         /// Weakly held entries are checked for release when the table grows past this.
         var pruneAt = 256
 
@@ -91,6 +104,31 @@ package final class SubscriptionRegistry: Sendable {
         return probe
     }
 
+    /// Notes the sink that probe `probe`'s entry was made for.
+    func identify(probe: SubscriptionProbe, as sink: AnyObject) {
+        let key = ObjectIdentifier(sink)
+        state.withLock { state in
+            guard state.entries[probe.id] != nil else { return }
+            state.entries[probe.id]!.object = sink
+            state.entries[probe.id]!.key = key
+            state.objects[key] = probe.id
+        }
+    }
+
+    /// Records a subscriber looked at through a weak reference, unless it is recorded already
+    /// (its entry is live and still its own).
+    func registerUnlessRecorded(
+        publisher: RecordedPublisher, subscriber: String, demand: Subscribers.Demand?, object: AnyObject,
+        isLive: @escaping @Sendable (AnyObject) -> Bool
+    ) {
+        let key = ObjectIdentifier(object)
+        let recorded = state.withLock { state in
+            state.objects[key].flatMap { state.entries[$0]?.object } === object
+        }
+        guard !recorded else { return }
+        _ = register(publisher: publisher, subscriber: subscriber, demand: demand, countsValues: false, object: object, isLive: isLive)
+    }
+
     /// Records a subscription; returns its ID.
     func register(
         publisher: RecordedPublisher, subscriber: String, demand: Subscribers.Demand?,
@@ -100,9 +138,11 @@ package final class SubscriptionRegistry: Sendable {
         let (id, shouldPrune) = state.withLock { state -> (Int, Bool) in
             let id = state.nextID
             state.nextID += 1
+            let key = object.map(ObjectIdentifier.init)
             state.entries[id] = Entry(
                 id: id, publisher: publisher, subscriber: subscriber, scopes: scopes, demand: demand,
-                values: countsValues ? 0 : nil, probe: nil, object: object, isLive: isLive)
+                values: countsValues ? 0 : nil, probe: nil, object: object, isLive: isLive, key: key)
+            if let key { state.objects[key] = id }
             guard state.entries.count >= state.pruneAt else { return (id, false) }
             state.pruneAt = state.entries.count * 2
             return (id, true)
@@ -121,7 +161,7 @@ package final class SubscriptionRegistry: Sendable {
 
     /// Subscription `id` ended.
     func end(_ id: Int) {
-        let removed = state.withLock { $0.entries.removeValue(forKey: id) }
+        let removed = state.withLock { $0.remove(id) }
         withExtendedLifetime(removed) {}
     }
 
@@ -160,7 +200,7 @@ package final class SubscriptionRegistry: Sendable {
                     valuesDelivered: values, status: entry.status, lastDeliveryThread: lastThread))
         }
         if !ended.isEmpty {
-            let removed = state.withLock { state in ended.compactMap { state.entries.removeValue(forKey: $0) } }
+            let removed = state.withLock { state in ended.compactMap { state.remove($0) } }
             withExtendedLifetime(removed) {}
         }
         return live

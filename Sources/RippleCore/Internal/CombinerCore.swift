@@ -90,7 +90,7 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     func subscribe<P: Publisher>(_ publisher: P, child: CombinerChild<Downstream, Machine, P.Output, P.Failure>)
     where P.Failure == Downstream.Failure {
         guard lock.withLock({ !state.terminated }) else { return }
-        publisher.subscribe(child)
+        publisher.receive(subscriber: child)
     }
 
     // MARK: Downstream side

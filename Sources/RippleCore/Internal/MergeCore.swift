@@ -128,7 +128,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     func subscribe<P: Publisher>(_ publisher: P, at index: Int)
     where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         guard lock.withLock({ !state.terminated }) else { return }
-        publisher.subscribe(Child(core: self, index: index, generation: 0))
+        publisher.receive(subscriber: Child(core: self, index: index, generation: 0))
     }
 
     // MARK: The outer upstream (flatMap)
@@ -162,7 +162,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
         state.active += 1
         let generation = state.children[index].generation
         lock.unlock()
-        publisher.subscribe(Child(core: self, index: index, generation: generation))
+        publisher.receive(subscriber: Child(core: self, index: index, generation: generation))
     }
 
     @inlinable

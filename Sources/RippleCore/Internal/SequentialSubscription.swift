@@ -152,7 +152,7 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         state.child = child
         lock.unlock()
         StackGuard.check(name)
-        publisher.subscribe(child)
+        publisher.receive(subscriber: child)
     }
 
     // MARK: Downstream side

@@ -22,7 +22,7 @@ extension Publisher where Failure == Never {
                 ($0 as? AssignToPublished<Output>)?.isSubscribed == true
             }
         }
-        subscribe(subscriber)
+        receive(subscriber: subscriber)
         box.keep(AnyCancellable(object: subscriber))
     }
 }

@@ -26,6 +26,6 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         StackGuard.check("Deferred")
-        createPublisher().subscribe(subscriber)
+        createPublisher().receive(subscriber: subscriber)
     }
 }

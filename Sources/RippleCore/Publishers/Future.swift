@@ -90,7 +90,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
                         if case .failure(let error) = completion { resumer.resume(throwing: error) }
                     },
                     receiveValue: { value in resumer.resume(returning: value) })
-                self.subscribe(sink)
+                self.receive(subscriber: sink)
             }
         }
     }
@@ -102,7 +102,7 @@ extension Future where Failure == Never {
         get async {
             await withCheckedContinuation { continuation in
                 let resumer = OnceResumer(continuation)
-                self.subscribe(
+                self.receive(subscriber:
                     Subscribers.Sink<Output, Never>(
                         receiveCompletion: { _ in }, receiveValue: { resumer.resume(returning: $0) }))
             }

@@ -66,7 +66,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(BufferInner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+            upstream.receive(subscriber: BufferInner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
         }
     }
 }

@@ -33,7 +33,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let encoder = self.encoder
-            upstream.subscribe(StepInner.trying(downstream: subscriber, name: "Encode") { try encoder.encode($0) })
+            upstream.receive(subscriber: StepInner.trying(downstream: subscriber, name: "Encode") { try encoder.encode($0) })
         }
     }
 
@@ -55,7 +55,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let decoder = self.decoder
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepInner.trying(downstream: subscriber, name: "Decode") { try decoder.decode(Output.self, from: $0) })
         }
     }

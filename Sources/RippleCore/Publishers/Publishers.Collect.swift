@@ -19,7 +19,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 ReduceInner<Upstream.Output, Failure, S>(
                     downstream: subscriber, initial: [], name: "Collect", mapFailure: { $0 }
                 ) { result, value in

@@ -25,7 +25,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(CollectByCountInner(downstream: subscriber, count: count))
+            upstream.receive(subscriber: CollectByCountInner(downstream: subscriber, count: count))
         }
     }
 }

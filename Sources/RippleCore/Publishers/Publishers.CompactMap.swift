@@ -22,7 +22,7 @@ extension Publishers {
 
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ForwardingInner(downstream: subscriber, name: "CompactMap", transform: transform))
+            upstream.receive(subscriber: ForwardingInner(downstream: subscriber, name: "CompactMap", transform: transform))
         }
     }
 }

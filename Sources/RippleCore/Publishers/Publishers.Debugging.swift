@@ -34,7 +34,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(PrintInner(downstream: subscriber, prefix: prefix, stream: stream))
+            upstream.receive(subscriber: PrintInner(downstream: subscriber, prefix: prefix, stream: stream))
         }
     }
 
@@ -74,7 +74,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // As Combine's, it passes the upstream subscription through; it keeps the closures
             // only, never `self` (the upstream publisher is not kept alive by the subscription).
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 BreakpointInner(
                     downstream: subscriber, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
                     receiveCompletion: receiveCompletion))
@@ -105,7 +105,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.subscribe(AssertNoFailureInner(downstream: subscriber, prefix: prefix, file: file, line: line))
+            upstream.receive(subscriber: AssertNoFailureInner(downstream: subscriber, prefix: prefix, file: file, line: line))
         }
     }
 }

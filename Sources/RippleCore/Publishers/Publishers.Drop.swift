@@ -28,7 +28,7 @@ extension Publishers {
             require(count >= 0, "dropFirst: count must not be negative (got \(count))")
             let inner = DropInner(downstream: subscriber, count: count)
             subscriber.receive(subscription: inner)
-            upstream.subscribe(inner)
+            upstream.receive(subscriber: inner)
         }
     }
 }

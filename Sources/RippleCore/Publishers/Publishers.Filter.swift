@@ -26,7 +26,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // The closure captures `isIncluded`, never `self`: the upstream publisher is not kept alive.
             let isIncluded = self.isIncluded
-            upstream.subscribe(ForwardingInner(downstream: subscriber, name: "Filter") { isIncluded($0) ? $0 : nil })
+            upstream.receive(subscriber: ForwardingInner(downstream: subscriber, name: "Filter") { isIncluded($0) ? $0 : nil })
         }
     }
 
@@ -48,7 +48,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let isIncluded = self.isIncluded
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 // As in Combine, an event before the upstream subscription traps.
                 StepInner.trying(downstream: subscriber, name: "TryFilter", trapsBeforeSubscription: true) {
                     try isIncluded($0) ? $0 : nil

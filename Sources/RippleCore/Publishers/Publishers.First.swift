@@ -21,7 +21,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 ReduceInner<Output, Failure, S>(
                     downstream: subscriber, initial: nil, name: "First", mapFailure: { $0 }
                 ) { result, value in

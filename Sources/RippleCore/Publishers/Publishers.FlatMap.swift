@@ -41,7 +41,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeCore(downstream: subscriber, outerIsBounded: maxPublishers != .unlimited, name: "FlatMap")
             core.start()
-            upstream.subscribe(FlatMapOuter(core: core, maxPublishers: maxPublishers, transform: transform))
+            upstream.receive(subscriber: FlatMapOuter(core: core, maxPublishers: maxPublishers, transform: transform))
         }
     }
 }

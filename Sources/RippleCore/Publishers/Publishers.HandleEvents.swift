@@ -43,7 +43,7 @@ extension Publishers {
             let handlers = EventHandlers(
                 receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
                 receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)
-            upstream.subscribe(HandleEventsInner(downstream: subscriber, events: handlers))
+            upstream.receive(subscriber: HandleEventsInner(downstream: subscriber, events: handlers))
         }
     }
 }

@@ -18,7 +18,7 @@ extension Publishers {
         @inlinable @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // The inner holds the closure, never `self`: the upstream publisher is not kept alive.
-            upstream.subscribe(ForwardingInner(downstream: subscriber, name: "Map", transform: transform))
+            upstream.receive(subscriber: ForwardingInner(downstream: subscriber, name: "Map", transform: transform))
         }
     }
 
@@ -39,7 +39,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-            upstream.subscribe(StepInner.trying(downstream: subscriber, name: "TryMap", transform: transform))
+            upstream.receive(subscriber: StepInner.trying(downstream: subscriber, name: "TryMap", transform: transform))
         }
     }
 }

@@ -15,7 +15,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(FailureMappingInner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: FailureMappingInner(downstream: subscriber, transform: transform))
         }
     }
 }

@@ -16,7 +16,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = self.keyPath
-            upstream.subscribe(ForwardingInner(downstream: subscriber, name: "ValueForKey") { $0[keyPath: keyPath] })
+            upstream.receive(subscriber: ForwardingInner(downstream: subscriber, name: "ValueForKey") { $0[keyPath: keyPath] })
         }
     }
 
@@ -41,7 +41,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 ForwardingInner(downstream: subscriber, name: "ValueForKeys") { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) })
         }
     }
@@ -73,7 +73,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 ForwardingInner(downstream: subscriber, name: "ValueForKeys") {
                     ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
                 })

@@ -35,11 +35,11 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            lazySubject.subscribe(subscriber)
+            lazySubject.receive(subscriber: subscriber)
         }
 
         public func connect() -> any Cancellable {
-            upstream.subscribe(lazySubject)
+            upstream.attachSubject(lazySubject)
         }
     }
 
@@ -57,7 +57,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            inner.subscribe(subscriber)
+            inner.receive(subscriber: subscriber)
         }
 
         public func connect() -> any Cancellable {
@@ -90,7 +90,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             lock.withLock { state.subscribers += 1 }
-            upstream.subscribe(AutoconnectInner(downstream: subscriber, owner: self))
+            upstream.receive(subscriber: AutoconnectInner(downstream: subscriber, owner: self))
             lock.lock()
             guard state.connection == nil, !state.connecting, state.subscribers > 0 else {
                 lock.unlock()
@@ -144,7 +144,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            inner.subscribe(subscriber)
+            inner.receive(subscriber: subscriber)
         }
 
         public static func == (lhs: Share, rhs: Share) -> Bool { lhs === rhs }

@@ -20,7 +20,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(OutputInner<S>(downstream: subscriber, range: range))
+            upstream.receive(subscriber: OutputInner<S>(downstream: subscriber, range: range))
         }
     }
 }

@@ -9,7 +9,7 @@ extension Publisher {
         _ subscriber: S, name: String, initial: S.Input?,
         reduce: @escaping (inout S.Input?, Output) throws(Failure) -> Bool
     ) where S.Failure == Failure {
-        subscribe(
+        receive(subscriber:
             ReduceInner<Output, Failure, S>(
                 downstream: subscriber, initial: initial, name: name, mapFailure: { $0 }, reduce: reduce))
     }
@@ -19,7 +19,7 @@ extension Publisher {
         _ subscriber: S, name: String, initial: S.Input?,
         reduce: @escaping (inout S.Input?, Output) throws -> Bool
     ) where S.Failure == any Error {
-        subscribe(
+        receive(subscriber:
             ReduceInner<Output, Failure, S>(
                 downstream: subscriber, initial: initial, name: name, mapFailure: { $0 },
                 reduce: { (result: inout S.Input?, value: Output) throws(any Error) -> Bool in

@@ -19,7 +19,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let previous = PreviousValue<Output>()
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 // As in Combine, an event before the upstream subscription traps.
                 StepInner(downstream: subscriber, name: "RemoveDuplicates", trapsBeforeSubscription: true, mapFailure: { $0 }) {
                     value in

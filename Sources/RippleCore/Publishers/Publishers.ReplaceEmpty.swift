@@ -24,7 +24,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ReplaceEmptyInner(downstream: subscriber, output: output))
+            upstream.receive(subscriber: ReplaceEmptyInner(downstream: subscriber, output: output))
         }
     }
 }

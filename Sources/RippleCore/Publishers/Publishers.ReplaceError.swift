@@ -23,7 +23,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.subscribe(ReplaceErrorInner<Upstream, S>(downstream: subscriber, replacement: output))
+            upstream.receive(subscriber: ReplaceErrorInner<Upstream, S>(downstream: subscriber, replacement: output))
         }
     }
 }

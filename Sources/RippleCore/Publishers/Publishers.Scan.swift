@@ -26,7 +26,7 @@ extension Publishers {
             let accumulator = PreviousValue<Output>()
             accumulator.value = initialResult
             let next = nextPartialResult
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 ForwardingInner(downstream: subscriber, name: "Scan") { value in
                     let result = next(accumulator.value!, value)
                     accumulator.value = result

@@ -12,7 +12,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(FailureMappingInner(downstream: subscriber, name: "SetFailureType") { never -> Failure in })
+            upstream.receive(subscriber: FailureMappingInner(downstream: subscriber, name: "SetFailureType") { never -> Failure in })
         }
 
         /// Changes the failure type again; the upstream is unchanged.

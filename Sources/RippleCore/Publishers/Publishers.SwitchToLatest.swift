@@ -25,7 +25,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = SwitchCore<S>()
             core.start(downstream: subscriber)
-            upstream.subscribe(SwitchOuter<S, P>(core: core))
+            upstream.receive(subscriber: SwitchOuter<S, P>(core: core))
         }
     }
 }
@@ -119,7 +119,7 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
         state.childRunning = true
         lock.unlock()
         previous?.cancel()
-        publisher.subscribe(Child(core: self, generation: generation))
+        publisher.receive(subscriber: Child(core: self, generation: generation))
     }
 
     func outerReceive(completion: Subscribers.Completion<Downstream.Failure>) {

@@ -28,7 +28,7 @@ extension Publishers {
             let accumulator = PreviousValue<Output>()
             accumulator.value = initialResult
             let next = nextPartialResult
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepInner.trying(downstream: subscriber, name: "TryScan", mirrorsDownstream: false) { value in
                     let result = try next(accumulator.value!, value)
                     accumulator.value = result
@@ -56,7 +56,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             // As in Combine, an event before the upstream subscription traps.
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepInner.trying(
                     downstream: subscriber, name: "TryCompactMap", trapsBeforeSubscription: true, transform: transform))
         }
@@ -82,7 +82,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let previous = PreviousValue<Output>()
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepInner.trying(downstream: subscriber, name: "TryRemoveDuplicates") { value in
                     if let last = previous.value, try predicate(last, value) { return nil }
                     previous.value = value
@@ -111,7 +111,7 @@ extension Publishers {
             let dropping = PreviousValue<Bool>()
             dropping.value = true
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepInner(downstream: subscriber, name: "DropWhile", mirrorsDownstream: false, mapFailure: { $0 }) {
                     value in
                     if dropping.value!, predicate(value) { return .drop }
@@ -142,7 +142,7 @@ extension Publishers {
             let dropping = PreviousValue<Bool>()
             dropping.value = true
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepInner.trying(downstream: subscriber, name: "TryDropWhile", mirrorsDownstream: false) { value in
                     if dropping.value!, try predicate(value) { return nil }
                     dropping.value = false
@@ -170,7 +170,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 // As in Combine, an event before the upstream subscription traps.
                 StepInner(downstream: subscriber, name: "PrefixWhile", trapsBeforeSubscription: true, mapFailure: { $0 }) {
                     value in
@@ -198,7 +198,7 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepInner(downstream: subscriber, name: "TryPrefixWhile", mapFailure: { $0 }) { value in
                     attempt { try predicate(value) ? .send(value) : .finish }
                 })
@@ -221,7 +221,7 @@ extension Publishers {
         public init(upstream: Upstream) { self.upstream = upstream }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
-            upstream.subscribe(IgnoreOutputInner<S, Upstream.Output>(downstream: subscriber))
+            upstream.receive(subscriber: IgnoreOutputInner<S, Upstream.Output>(downstream: subscriber))
         }
     }
 }

@@ -29,8 +29,8 @@ extension Publishers {
             // the upstream are subscribed.
             let inner = DropUntilOutputInner(downstream: subscriber)
             subscriber.receive(subscription: inner)
-            other.subscribe(UntilOutputTrigger<DropUntilOutputInner<S>, Other.Output>(inner: inner))
-            upstream.subscribe(inner)
+            other.receive(subscriber: UntilOutputTrigger<DropUntilOutputInner<S>, Other.Output>(inner: inner))
+            upstream.receive(subscriber: inner)
         }
     }
 
@@ -63,8 +63,8 @@ extension Publishers {
             // Combine's order: the trigger, then the upstream; the downstream gets its
             // subscription when the upstream's arrives.
             let inner = PrefixUntilOutputInner<S, Other.Failure>(downstream: subscriber)
-            other.subscribe(UntilOutputTrigger<PrefixUntilOutputInner<S, Other.Failure>, Other.Output>(inner: inner))
-            upstream.subscribe(inner)
+            other.receive(subscriber: UntilOutputTrigger<PrefixUntilOutputInner<S, Other.Failure>, Other.Output>(inner: inner))
+            upstream.receive(subscriber: inner)
         }
     }
 }

@@ -113,7 +113,13 @@ extension Publisher where Failure == Never {
                 ($0 as? Subscribers.Assign<Root, Output>)?.object != nil
             }
         }
-        subscribe(subscriber)
+        receive(subscriber: subscriber)
         return AnyCancellable(object: subscriber)
     }
+}
+
+extension Subscribers.Assign: DiagnosedSubscriber {
+    var diagnosticName: String { description }
+    var diagnosticDemand: Subscribers.Demand? { .unlimited }
+    var diagnosticIsSubscribed: Bool { object != nil }
 }

@@ -125,7 +125,7 @@ extension Publisher {
         }
         let sink = Subscribers.Sink<Output, Failure>(
             receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-        subscribe(sink)
+        receive(subscriber: sink)
         return AnyCancellable(object: sink)
     }
 }
@@ -138,4 +138,10 @@ extension Publisher where Failure == Never {
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
+}
+
+extension Subscribers.Sink: DiagnosedSubscriber {
+    var diagnosticName: String { description }
+    var diagnosticDemand: Subscribers.Demand? { .unlimited }
+    var diagnosticIsSubscribed: Bool { lock.withLock { !state.status.isTerminal } }
 }

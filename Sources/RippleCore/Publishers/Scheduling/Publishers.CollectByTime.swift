@@ -47,7 +47,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(CollectByTimeInner(downstream: subscriber, strategy: strategy, options: options))
+            upstream.receive(subscriber: CollectByTimeInner(downstream: subscriber, strategy: strategy, options: options))
         }
     }
 }

@@ -32,7 +32,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+            upstream.receive(subscriber: DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
         }
     }
 }

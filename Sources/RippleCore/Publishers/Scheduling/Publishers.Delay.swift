@@ -36,7 +36,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(DelayInner(downstream: subscriber, publisher: self))
+            upstream.receive(subscriber: DelayInner(downstream: subscriber, publisher: self))
         }
     }
 }

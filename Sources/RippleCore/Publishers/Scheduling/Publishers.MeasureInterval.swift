@@ -25,7 +25,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let scheduler = self.scheduler
             let last = PreviousValue<Context.SchedulerTimeType>()
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 StepInner<S, Upstream.Output, Failure>(
                     downstream: subscriber, name: "MeasureInterval", passesZeroDemand: true,
                     requestsReturnedDemand: true, mapFailure: { $0 }

@@ -27,7 +27,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ReceiveOnInner(downstream: subscriber, scheduler: scheduler, options: options))
+            upstream.receive(subscriber: ReceiveOnInner(downstream: subscriber, scheduler: scheduler, options: options))
         }
     }
 
@@ -56,7 +56,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = SubscribeOnInner(downstream: subscriber, scheduler: scheduler, options: options)
             let upstream = self.upstream
-            scheduler.schedule(options: options) { upstream.subscribe(inner) }
+            scheduler.schedule(options: options) { upstream.receive(subscriber: inner) }
         }
     }
 }

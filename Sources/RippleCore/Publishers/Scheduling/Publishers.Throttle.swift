@@ -34,7 +34,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+            upstream.receive(subscriber: ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
         }
     }
 }

@@ -34,7 +34,7 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(TimeoutInner(downstream: subscriber, publisher: self))
+            upstream.receive(subscriber: TimeoutInner(downstream: subscriber, publisher: self))
         }
     }
 }
