@@ -351,7 +351,7 @@ private final class FixedPublisher: Publisher, @unchecked Sendable {
     }
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
-        log.append("subscribed \(S.self)")
+        log.append("subscribed \(plainName(of: S.self))")
         identifier.withLock { $0 = subscriber.combineIdentifier }
         subscriber.receive(subscription: subscription)
     }
@@ -394,4 +394,12 @@ private final class RelayInner: Subscriber, Subscription, @unchecked Sendable {
         }
         subscription?.cancel()
     }
+}
+
+/// A type's name without the private discriminator an optimized build prints for a private type
+/// ("(Collector in _A4F0…)" where a debug build prints "Collector").
+private func plainName<T>(of type: T.Type) -> String {
+    let name = String(describing: type)
+    guard name.hasPrefix("("), name.hasSuffix(")"), let space = name.firstIndex(of: " ") else { return name }
+    return String(name[name.index(after: name.startIndex)..<space])
 }
