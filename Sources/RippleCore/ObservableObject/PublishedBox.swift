@@ -168,11 +168,10 @@ final class PublishedObservation: PropertyTracker, @unchecked Sendable {
     /// weak reference.
     @exclusivity(unchecked) @usableFromInline
     weak var assignOwner: AnyObject?
-    /// Whose observed write with a `$property` is under way, and who waits to write (see
-    /// `setObserved`): the delivery turn every push path shares. No lock is held while a write's
-    /// callouts run.
+    /// Which observed writes wait for each other, and whether a write stores (see `setObserved`).
+    /// No lock is held while a write's callouts run.
     @exclusivity(unchecked) @usableFromInline
-    var writeTurn = DeliveryTurn()
+    var writes = PublishedWriteMachine()
     /// The bridge's per-object state (see `_ExternalTracking.state`), kept in the first box.
     @exclusivity(unchecked)
     var externalSlot: AnyObject?
@@ -261,47 +260,63 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// will-change publisher, the `$property` publisher — all while the old value is still stored —
     /// then the store (and version bump), then observers armed for did-set.
     ///
-    /// With a `$property`, it is taken as one turn: concurrent writers of this property wait for
-    /// each other, so the order in which `$property` subscribers receive values is the order in
-    /// which they are stored — the property and `$property`'s current value never disagree. A
-    /// write made from inside this write's callouts on the same thread (a subscriber that assigns
-    /// the property) runs nested, without waiting; when it stores, the outer write's value is not
-    /// stored after it (the property ends with the value `$property` delivered last).
+    /// Once the property has a `$property`, writes are ordered (``PublishedWriteMachine``):
+    /// concurrent writers wait for each other, so the order in which `$property` subscribers receive
+    /// values is the order in which they are stored — the property and `$property`'s current value
+    /// never disagree. A write made from inside this write's callouts on the same thread (a
+    /// subscriber that assigns the property) runs nested, without waiting; when it stores, the outer
+    /// write's value is not stored after it (the property ends with the value `$property` delivered
+    /// last).
     ///
-    /// Neither publisher is retained for the call: the observation holds both for good.
+    /// Neither publisher is retained for the call: the observation holds both for good. `announce`:
+    /// `false` for a write that starts over (its will-set callouts ran already).
     @inlinable
-    func setObserved(_ newValue: Value, object: AnyObject?, observation: PublishedObservation) {
+    func setObserved(_ newValue: Value, object: AnyObject?, observation: PublishedObservation, announce: Bool = true) {
         let external = externalTrackingInstalled.load(ordering: .relaxed)
         let me = currentThreadID()
         observation.lock.lock()
-        var nested = observation.writeTurn.owner == me
-        // The turn orders `$property` deliveries with stores; without a `$property` there is nothing
-        // to keep in step.
-        var takesTurn = false
-        if !nested && observation.projection != nil {
-            // Another thread's write may be under way: wait for it (in arrival order), then write.
-            let entry = observation.writeTurn.enter(me, name: "$property (@Published \(Value.self))")
-            nested = observation.lock.takeTurnLocked(entry)
-            takesTurn = !nested
+        let role: PublishedWriteMachine.Role
+        switch observation.writes.begin(
+            thread: me, ordered: observation.projection != nil, name: "$property (@Published \(Value.self))")
+        {
+        case .write(let given):
+            role = given
+        case .wait(let waiter):
+            _ = observation.lock.takeTurnLocked(.wait(waiter))
+            role = .ordered
         }
         let startVersion = observation.version
         let willSetObservers =
-            observation.hasObserversLocked ? observation.takeFiringLocked(.willSet) : FiringList()
-        let willChange = observation.willChange.map { Unmanaged.passUnretained($0) }
+            announce && observation.hasObserversLocked ? observation.takeFiringLocked(.willSet) : FiringList()
+        let willChange = announce ? observation.willChange.map { Unmanaged.passUnretained($0) } : nil
         let projection = observation.projection.map {
             Unmanaged.passUnretained(unsafeDowncast($0, to: SubjectCore<Value, Never>.self))
         }
         observation.lock.unlock()
-        if external { reportExternally(.willSet, object: object) }
-        if !willSetObservers.isEmpty { observation.fire(willSetObservers, .willSet, object: object) }
-        willChange?._withUnsafeGuaranteedRef { $0.send() }
+        if announce {
+            if external { reportExternally(.willSet, object: object) }
+            if !willSetObservers.isEmpty { observation.fire(willSetObservers, .willSet, object: object) }
+            willChange?._withUnsafeGuaranteedRef { $0.send() }
+        }
         projection?._withUnsafeGuaranteedRef { $0.send(newValue) }
         observation.lock.lock()
-        // A nested write stored a newer value meanwhile: that one stays (it is what `$property`
-        // delivered last). Writes outside a turn always store.
-        let stores = !(takesTurn || nested) || observation.version == startVersion
+        let exit: DeliveryTurn.Exit
+        var stores = false
         var old: Value?
-        if stores {
+        switch observation.writes.end(
+            role, unchanged: observation.version == startVersion, ordered: observation.projection != nil)
+        {
+        case .startOver:
+            // A `$property` was made (from the value before this one) while the callouts ran: this
+            // write's value must go through it too. Rare: once per property at most.
+            observation.lock.unlock()
+            setObserved(newValue, object: object, observation: observation, announce: false)
+            return
+        case .skip(let given):
+            exit = given
+        case .store(let given):
+            exit = given
+            stores = true
             valueLock.lock()
             old = storedValue
             storedValue = newValue
@@ -311,7 +326,6 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let newVersion = observation.version
         let didSetObservers =
             stores && observation.hasObserversLocked ? observation.takeFiringLocked(.didSet) : FiringList()
-        let exit = takesTurn ? observation.writeTurn.leave() : .idle
         observation.lock.unlock(handingOver: exit)
         withExtendedLifetime(old) {}  // released after unlocking
         guard stores else { return }

@@ -80,55 +80,20 @@ final class ConduitChecker {
         case releaseWhileHeld
     }
 
-    /// A contract violation, with the schedule that shows it.
-    struct Violation: Error, CustomStringConvertible {
-        var message: String
-        var trace: [String]
-        var description: String { "\(message)\n  after: " + trace.joined(separator: "\n         ") }
-    }
+    typealias Violation = Interleavings.Violation
 
     /// Explores every interleaving of `script`. Returns how many schedules it ran, or the first
     /// violation found.
     static func explore(_ script: Script, mutation: Mutation? = nil, limit: Int = 2_000_000) -> Result<Int, Violation> {
-        var prefix: [Int] = []
-        var schedules = 0
-        while true {
-            let run = Run(script: script, mutation: mutation)
-            let branches: [(choice: Int, count: Int)]
-            switch run.execute(following: prefix) {
-            case .success(let taken): branches = taken
-            case .failure(let violation): return .failure(violation)
-            }
-            schedules += 1
-            if schedules >= limit { return .success(schedules) }
-            // The next schedule: the deepest step that has another choice left.
-            guard let depth = branches.lastIndex(where: { $0.choice + 1 < $0.count }) else {
-                return .success(schedules)
-            }
-            prefix = branches[..<depth].map(\.choice) + [branches[depth].choice + 1]
+        Interleavings.explore(limit: limit) { prefix in
+            Run(script: script, mutation: mutation).execute(following: prefix)
         }
     }
 }
 
 extension ConduitChecker {
-    /// One simulated thread: its pending steps, innermost last.
-    final class SimulatedThread {
-        let index: Int
-        /// The identity the machine knows the thread by (never 0).
-        var id: UInt { UInt(index + 1) }
-        var pending: [Step] = []
-
-        init(index: Int) {
-            self.index = index
-        }
-    }
-
-    /// One atomic step: runnable when `ready` says so (a parked waiter, until it is woken).
-    struct Step {
-        var label: String
-        var ready: () -> Bool = { true }
-        var run: () -> Void
-    }
+    typealias SimulatedThread = Interleavings.SimulatedThread
+    typealias Step = Interleavings.Step
 
     /// Counts the subscriber's releases, and checks that none happens under the lock.
     final class SubscriberToken {
@@ -140,7 +105,7 @@ extension ConduitChecker {
 
     /// One schedule: the world (the machine, the subject's flags, what was observed) and the
     /// interpreter that sequences the machine's transitions as the conduit does.
-    final class Run {
+    final class Run: Interleavings.World {
         let script: Script
         let mutation: Mutation?
         var machine: ConduitMachine<Int, Never>
@@ -203,35 +168,6 @@ extension ConduitChecker {
         }
 
         // MARK: Running a schedule
-
-        /// Runs one schedule, taking `prefix`'s choices first and the first runnable thread after.
-        /// Returns each step's choice and how many threads could run there.
-        func execute(following prefix: [Int]) -> Result<[(choice: Int, count: Int)], Violation> {
-            var branches: [(choice: Int, count: Int)] = []
-            while true {
-                let runnable = threads.filter { $0.pending.last?.ready() ?? false }
-                if runnable.isEmpty {
-                    if let stuck = threads.first(where: { !$0.pending.isEmpty }) {
-                        return .failure(fail("thread \(stuck.index) waits forever (\(stuck.pending.last!.label))"))
-                    }
-                    break
-                }
-                let choice = branches.count < prefix.count ? prefix[branches.count] : 0
-                branches.append((choice, runnable.count))
-                let thread = runnable[choice]
-                let step = thread.pending.removeLast()
-                trace.append("T\(thread.index): \(step.label)")
-                running = thread
-                step.run()
-                if let violation { return .failure(violation) }
-            }
-            if let failure = checkEnd() { return .failure(failure) }
-            return .success(branches)
-        }
-
-        func fail(_ message: String) -> Violation {
-            Violation(message: message, trace: trace)
-        }
 
         /// At the end of a schedule: the turn is free; a terminated subscriber was released once.
         func checkEnd() -> Violation? {
@@ -397,8 +333,10 @@ extension ConduitChecker {
             case .call(let nested):
                 then(nested)
             case .wait(let waiter):
+                // `ready` holds `waiter`, so no later waiter reuses its address meanwhile.
                 let key = ObjectIdentifier(waiter)
-                push(thread, "\(label): woken, resume", ready: { [unowned self] in woken.contains(key) }) { [self] in
+                let ready = { [unowned self] in withExtendedLifetime(waiter) { woken.contains(key) } }
+                push(thread, "\(label): woken, resume", ready: ready) { [self] in
                     woken.remove(key)
                     lockHeld = true
                     defer { lockHeld = false }

@@ -67,4 +67,26 @@ import Testing
         model.count = 4
         #expect(fired.current == 1)
     }
+
+    /// `$count` first used from inside a write's will-change callout (before the write stores): the
+    /// subject starts from the value before the write, and the write's value goes through it — as
+    /// in Combine, where `$count` made there turns the storage into a publisher that the write then
+    /// sends to. Before, the write stored without sending, and `$count`'s current value stayed
+    /// behind the property's for good.
+    @Test func aProjectionMadeWhileAWriteIsUnderWayReceivesThatWrite() {
+        let model = Model()
+        var received: [Int] = []
+        var projection: AnyCancellable?
+        let token = model.objectWillChange.sink {
+            guard projection == nil else { return }
+            projection = model.$count.sink { received.append($0) }
+        }
+        model.count = 1
+        #expect(received == [0, 1])
+        #expect(model.count == 1)
+        var late: [Int] = []
+        let lateToken = model.$count.sink { late.append($0) }
+        #expect(late == [1])
+        withExtendedLifetime((token, projection, lateToken)) {}
+    }
 }

@@ -128,63 +128,20 @@ final class ObserveChecker {
         }
     }
 
-    /// A contract violation, with the schedule that shows it.
-    struct Violation: Error, CustomStringConvertible {
-        var message: String
-        var trace: [String]
-        /// How many schedules of the script passed before this one.
-        var schedule = 0
-        var description: String {
-            "\(message) (schedule \(schedule + 1))\n  after: " + trace.joined(separator: "\n         ")
-        }
-    }
+    typealias Violation = Interleavings.Violation
 
     /// Explores every interleaving of `script`. Returns how many schedules it ran, or the first
     /// violation found.
     static func explore(_ script: Script, mutation: Mutation? = nil, limit: Int = 2_000_000) -> Result<Int, Violation> {
-        var prefix: [Int] = []
-        var schedules = 0
-        while true {
-            let run = Run(script: script, mutation: mutation)
-            let branches: [(choice: Int, count: Int)]
-            switch run.execute(following: prefix) {
-            case .success(let taken): branches = taken
-            case .failure(var violation):
-                violation.schedule = schedules
-                return .failure(violation)
-            }
-            schedules += 1
-            if schedules >= limit { return .success(schedules) }
-            // The next schedule: the deepest step that has another choice left.
-            guard let depth = branches.lastIndex(where: { $0.choice + 1 < $0.count }) else {
-                return .success(schedules)
-            }
-            prefix = branches[..<depth].map(\.choice) + [branches[depth].choice + 1]
+        Interleavings.explore(limit: limit) { prefix in
+            Run(script: script, mutation: mutation).execute(following: prefix)
         }
     }
 }
 
 extension ObserveChecker {
-    /// One simulated thread: its pending steps, innermost last.
-    final class SimulatedThread {
-        let index: Int
-        let name: String
-        /// The identity the turn knows the thread by (never 0).
-        var id: UInt { UInt(index + 1) }
-        var pending: [Step] = []
-
-        init(index: Int, name: String) {
-            self.index = index
-            self.name = name
-        }
-    }
-
-    /// One atomic step: runnable when `ready` says so (a parked waiter, until it is woken).
-    struct Step {
-        var label: String
-        var ready: () -> Bool = { true }
-        var run: () -> Void
-    }
+    typealias SimulatedThread = Interleavings.SimulatedThread
+    typealias Step = Interleavings.Step
 
     /// What a run's `compute` read of the property (moved by its own writes).
     final class Read {
@@ -221,7 +178,7 @@ extension ObserveChecker {
 
     /// One schedule: the world (the machine, the turn, the tracked property, what was observed) and
     /// the interpreter that sequences the machine's transitions as the loop does.
-    final class Run {
+    final class Run: Interleavings.World {
         let script: Script
         let mutation: Mutation?
         var machine = ObserveMachine()
@@ -280,35 +237,6 @@ extension ObserveChecker {
 
         /// More runs than the scripts' writes can cause: the loop would run forever.
         static let runLimit = 12
-
-        /// Runs one schedule, taking `prefix`'s choices first and the first runnable thread after.
-        /// Returns each step's choice and how many threads could run there.
-        func execute(following prefix: [Int]) -> Result<[(choice: Int, count: Int)], Violation> {
-            var branches: [(choice: Int, count: Int)] = []
-            while true {
-                let runnable = threads.filter { $0.pending.last?.ready() ?? false }
-                if runnable.isEmpty {
-                    if let stuck = threads.first(where: { !$0.pending.isEmpty }) {
-                        return .failure(fail("thread \(stuck.name) waits forever (\(stuck.pending.last!.label))"))
-                    }
-                    break
-                }
-                let choice = branches.count < prefix.count ? prefix[branches.count] : 0
-                branches.append((choice, runnable.count))
-                let thread = runnable[choice]
-                let step = thread.pending.removeLast()
-                trace.append("\(thread.name): \(step.label)")
-                running = thread
-                step.run()
-                if let violation { return .failure(violation) }
-            }
-            if let failure = checkEnd() { return .failure(failure) }
-            return .success(branches)
-        }
-
-        func fail(_ message: String) -> Violation {
-            Violation(message: message, trace: trace)
-        }
 
         /// Records the first violation of a schedule.
         func report(_ message: @autoclosure () -> String) {
@@ -570,8 +498,9 @@ extension ObserveChecker {
             case .call:
                 then()
             case .wait(let waiter):
+                // `ready` holds `waiter`, so no later waiter reuses its address meanwhile.
                 let key = ObjectIdentifier(waiter)
-                let ready = { [unowned self] in woken.contains(key) }
+                let ready = { [unowned self] in withExtendedLifetime(waiter) { woken.contains(key) } }
                 push(thread, "\(label): woken with the subscriber's turn", ready: ready) { [self] in
                     woken.remove(key)
                     then()
@@ -726,8 +655,9 @@ extension ObserveChecker {
             case .call(nested: false):
                 leaveTurn(on: thread, then: returned)
             case .wait(let waiter):
+                // `ready` holds `waiter`, so no later waiter reuses its address meanwhile.
                 let key = ObjectIdentifier(waiter)
-                let ready = { [unowned self] in woken.contains(key) }
+                let ready = { [unowned self] in withExtendedLifetime(waiter) { woken.contains(key) } }
                 push(thread, "woken: lock, give the turn back", ready: ready) { [self] in
                     woken.remove(key)
                     leaveTurn(on: thread, then: returned)
