@@ -174,6 +174,20 @@ public enum Suite {
                 }
             }
         }
+        add("flatMap fan-in, 2 inner subjects (per send)") {
+            let counter = Sink()
+            let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+            let a = PassthroughSubject<Int, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            let token = outer.flatMap { $0 }.sink { counter.total &+= $0 }
+            outer.send(a)
+            outer.send(b)
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { (i & 1 == 0 ? a : b).send(i) }
+                }
+            }
+        }
         #if !OPENCOMBINE
         // RippleDiagnostics switched on (Ripple only): what recording a subscription costs. The
         // rows with it off are the plain "sink+cancel" and "send, 1 sink" above. The closures differ

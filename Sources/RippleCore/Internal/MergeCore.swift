@@ -1,43 +1,3 @@
-/// One upstream of a ``MergeCore`` .
-@usableFromInline
-struct MergeChildState {
-    @usableFromInline var subscription: (any Subscription)?
-    /// Has an outstanding request (`.max(1)`, or `.unlimited`).
-    @usableFromInline var requested = false
-    /// Was asked for `.unlimited`: never needs asking again.
-    @usableFromInline var unlimited = false
-    @usableFromInline var finished = false
-    @usableFromInline var generation = 0
-
-    @inlinable
-    init(generation: Int = 0) { self.generation = generation }
-}
-
-/// What ``MergeCore`` decides under its lock. Kept free of generic types, so that even
-/// unspecialized code reads it at fixed offsets.
-@usableFromInline
-struct MergeState {
-    /// `true` once the downstream is gone (cancelled or completed).
-    @usableFromInline var terminated = false
-    @usableFromInline var demand = Subscribers.Demand.none
-    @usableFromInline var children: [MergeChildState]
-    /// Slots of finished children, for reuse.
-    @usableFromInline var free: [Int] = []
-    /// Children not yet finished.
-    @usableFromInline var active: Int
-    /// flatMap: the drain is asking a child for its next element (while holding the turn); an
-    /// element that child sends from inside that request waits in the queue, as in Combine.
-    @usableFromInline var askingChild = false
-    /// flatMap's upstream of publishers; `.terminal` when there is none or it has finished.
-    @usableFromInline var outer = UpstreamStatus.terminal
-
-    @inlinable
-    init(children: [MergeChildState], active: Int) {
-        self.children = children
-        self.active = active
-    }
-}
-
 /// The subscription behind `merge`, `MergeMany` and `flatMap`: upstreams with one output type,
 /// delivered to one downstream one event at a time.
 ///
@@ -60,27 +20,23 @@ struct MergeState {
 ///   the first failure cancels everything else and is delivered by the thread that brought it, in
 ///   its turn.
 ///
-/// Inlinable, so it is specialized for the concrete downstream in the code that subscribes
-/// (unspecialized, every event paid for generic metadata lookups: ~6,000 instructions a value).
+/// The decisions — which child to ask for what, slot reuse, what is due, when it finishes — are
+/// ``MergeState``'s transitions, compiled once. This class is the generic shell around them: it
+/// holds the downstream and the values waiting for it, calls it, and calls the subscriptions the
+/// state returns. Inlinable, so it is specialized for the concrete downstream in the code that
+/// subscribes (unspecialized, every event paid for generic metadata lookups: ~6,000 instructions a
+/// value).
 @usableFromInline
 final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscription, CustomStringConvertible {
     @usableFromInline let name: String
     /// Guarded by `lock`, like `state`; `nil` once terminated. (The lock, the state and the
     /// delivery turn in it are ``TurnStorage``'s.)
     @usableFromInline @exclusivity(unchecked) var subscriber: Downstream?
-    /// Values that arrived without demand, in arrival order. Guarded by `lock`.
+    /// Values that arrived without demand, in arrival order (the state counts them). Guarded by
+    /// `lock`.
     @usableFromInline @exclusivity(unchecked) var queue = FIFO<Downstream.Input>()
-    /// flatMap: the child (index, generation) each queued value came from, in step with `queue`.
-    /// Guarded by `lock`.
-    @usableFromInline @exclusivity(unchecked) var queuedFrom = FIFO<(Int, Int)>()
     /// The first failure, delivered by the drain. Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) var failure: Downstream.Failure?
-    /// flatMap with a bounded `maxPublishers`: ask the outer upstream for one more per finished child.
-    @usableFromInline let refillsOuter: Bool
-    /// flatMap: a new child is asked for `.max(1)` as soon as it is subscribed, even while the
-    /// downstream has no demand (Combine's rule; its value then waits here, and a child that
-    /// finishes frees its place for the next publisher).
-    @usableFromInline let asksNewChildren: Bool
     /// flatMap traps on a request for `.none`; merge asks for nothing (Combine's rules: OpenCombine
     /// `FlatMapTests` and `MergeTests.testNoDemandOnSubscriptionNoCrashes`, recorded against it).
     @usableFromInline let trapsOnZeroDemand: Bool
@@ -90,10 +46,8 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     init(downstream: Downstream, count: Int, name: String) {
         subscriber = downstream
         self.name = name
-        refillsOuter = false
-        asksNewChildren = false
         trapsOnZeroDemand = false
-        super.init(state: MergeState(children: Array(repeating: MergeChildState(), count: count), active: count))
+        super.init(state: MergeState(merging: count))
     }
 
     /// A flatMap: children are added as the outer upstream publishes them.
@@ -101,12 +55,8 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     init(downstream: Downstream, outerIsBounded: Bool, name: String) {
         subscriber = downstream
         self.name = name
-        refillsOuter = outerIsBounded
-        asksNewChildren = true
         trapsOnZeroDemand = true
-        var initial = MergeState(children: [], active: 0)
-        initial.outer = .awaitingSubscription
-        super.init(state: initial)
+        super.init(state: MergeState(flatMapWithBoundedOuter: outerIsBounded))
     }
 
     @usableFromInline var description: String { name }
@@ -136,58 +86,49 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     /// Takes the outer subscription; returns `false` if it must be cancelled.
     @inlinable
     func outerReceive(subscription: any Subscription) -> Bool {
-        lock.withLock {
-            guard !state.terminated, case .awaitingSubscription = state.outer else { return false }
-            state.outer = .subscribed(subscription)
-            return true
-        }
+        lock.withLock { state.acceptOuter(subscription) }
     }
 
     /// Subscribes a new child for a publisher the outer upstream produced.
     @inlinable
     func addChild<P: Publisher>(_ publisher: P) where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
-        lock.lock()
-        guard !state.terminated, failure == nil else {
-            lock.unlock()
-            return
-        }
-        let index: Int
-        if let reused = state.free.popLast() {
-            index = reused
-            state.children[index] = MergeChildState(generation: state.children[index].generation + 1)
-        } else {
-            index = state.children.count
-            state.children.append(MergeChildState())
-        }
-        state.active += 1
-        let generation = state.children[index].generation
-        lock.unlock()
+        guard let (index, generation) = lock.withLock({ state.addChild() }) else { return }
         publisher.receive(subscriber: Child(core: self, index: index, generation: generation))
     }
 
     @inlinable
     func outerReceive(completion: Subscribers.Completion<Downstream.Failure>) {
+        let failing = if case .failure = completion { true } else { false }
         lock.lock()
-        guard !state.terminated, !state.outer.isTerminal else {
+        endLocked(state.outerCompleted(failing: failing), completion)
+    }
+
+    /// Acts on what a completion (of a child or the outer upstream) made due. Called with `lock`
+    /// held; unlocks.
+    @inlinable
+    func endLocked(_ ending: MergeState.Ending, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        switch ending {
+        case .ignore:
             lock.unlock()
-            return
+        case .fail:
+            if case .failure(let error) = completion {
+                failure = error
+                if failsNowWhileAskingLocked(error) { return }
+            }
+            takeTurnThenDrainLocked()
+        case .drain(let refill):
+            takeTurnThenDrainLocked()
+            refill?.request(.max(1))
         }
-        state.outer = .terminal
-        if case .failure(let error) = completion, failure == nil {
-            failure = error
-            if failsNowWhileAskingLocked(error) { return }
-        }
-        takeTurnThenDrainLocked()
     }
 
     /// flatMap: a failure that arrives on the thread that is asking a child for its next element
-    /// (from inside that request: the child finished, its refill reached the outer upstream, and
-    /// that failed) is delivered at once, as Combine does — not after the request returns. What
-    /// waits in the queue is dropped, as a failure always drops it. Called with `lock` held;
-    /// returns `true` (unlocked) when it delivered.
+    /// is delivered at once (``MergeState/failsNowWhileAsking(turnOwner:)``). What waits in the
+    /// queue is dropped, as a failure always drops it. Called with `lock` held; returns `true`
+    /// (unlocked) when it delivered.
     @inlinable
     func failsNowWhileAskingLocked(_ error: Downstream.Failure) -> Bool {
-        guard state.askingChild, turn.owner == currentThreadID(), let downstream = subscriber else { return false }
+        guard state.failsNowWhileAsking(turnOwner: turn.owner), let downstream = subscriber else { return false }
         // The drain that is asking holds the turn and gives it back when it finds the downstream
         // gone; this call only detaches the downstream and completes it.
         let (subscriptions, dropped) = terminateLocked()
@@ -214,7 +155,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
         // The demand counts from this thread's turn on, as in switchToLatest and buffer: the
         // thread that brings it delivers the queued values it allows (a thread inside the
         // downstream on another thread does not deliver them for it).
-        takeTurnThenDrainLocked { if !state.terminated { state.demand += demand } }
+        takeTurnThenDrainLocked { state.request(demand) }
     }
 
     @inlinable
@@ -232,107 +173,49 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     // MARK: Children
 
     @inlinable
-    func isCurrent(_ index: Int, _ generation: Int) -> Bool {
-        index < state.children.count && state.children[index].generation == generation
-            && !state.children[index].finished
-    }
-
-    @inlinable
     func childReceive(subscription: any Subscription, index: Int, generation: Int) {
         lock.lock()
-        guard !state.terminated, isCurrent(index, generation), state.children[index].subscription == nil else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        state.children[index].subscription = subscription
-        let ask = state.demand > 0 || asksNewChildren
-        let demand: Subscribers.Demand = state.demand == .unlimited ? .unlimited : .max(1)
-        if ask {
-            state.children[index].requested = true
-            state.children[index].unlimited = demand == .unlimited
-        }
+        let attach = state.attach(subscription, index: index, generation: generation)
         lock.unlock()
-        if ask { subscription.request(demand) }
+        switch attach {
+        case .cancel: subscription.cancel()
+        case .keep: break
+        case .request(let demand): subscription.request(demand)
+        }
     }
 
     @inlinable
     func childReceive(_ input: Downstream.Input, index: Int, generation: Int) -> Subscribers.Demand {
         lock.lock()
-        guard subscriber != nil, isCurrent(index, generation) else {
+        switch state.arrive(index: index, generation: generation, turnOwner: turn.owner) {
+        case .drop:
             lock.unlock()
             return .none
-        }
-        let unlimited = state.children[index].unlimited
-        guard state.demand > 0, queue.isEmpty, !(state.askingChild && turn.owner == currentThreadID()) else {
-            // No demand (or older values still wait for it): the value waits for a request.
+        case .queue:
             queue.append(input)
-            if asksNewChildren { queuedFrom.append((index, generation)) }
-            if !unlimited { state.children[index].requested = false }
             lock.unlock()
             return .none
-        }
-        state.demand -= 1
-        guard let (more, nested) = callInTurnLocked(name: name, to: { subscriber }, { $0.receive(input) }) else {
-            // Cancelled or completed while this thread waited.
-            return .none
-        }
-        state.demand += more
-        if nested {
-            // The outermost call on this thread drains and asks the children for more (flatMap:
-            // this child is asked again at once, as below).
-            if !unlimited, isCurrent(index, generation) {
-                let again = asksNewChildren && state.demand != .unlimited && state.children[index].subscription != nil
-                state.children[index].requested = again
-                lock.unlock()
-                return again ? .max(1) : .none
+        case .deliver(let wasUnlimited):
+            guard let (more, nested) = callInTurnLocked(name: name, to: { subscriber }, { $0.receive(input) }) else {
+                // Cancelled or completed while this thread waited.
+                return .none
             }
-            lock.unlock()
-            return .none
+            let again = state.delivered(more, index: index, generation: generation, wasUnlimited: wasUnlimited, nested: nested)
+            // Nested: the outermost call on this thread drains and asks the children for more.
+            if nested {
+                lock.unlock()
+            } else {
+                drainLocked()
+            }
+            return again
         }
-        guard isCurrent(index, generation), !unlimited else {
-            drainLocked()
-            return .none
-        }
-        // This child's `.max(1)` is spent. Keep it going by returning demand if there is more and
-        // nothing queued; when demand became unlimited the drain asks it for `.unlimited` instead.
-        // flatMap (Combine's rule): a delivered element always asks its child for the next one; the
-        // next one waits here if the downstream has no demand left.
-        state.children[index].requested = false
-        if state.demand > 0 || asksNewChildren, state.demand != .unlimited, queue.isEmpty || asksNewChildren,
-            state.children[index].subscription != nil
-        {
-            state.children[index].requested = true
-            drainLocked()
-            return .max(1)
-        }
-        drainLocked()
-        return .none
     }
 
     @inlinable
     func childReceive(completion: Subscribers.Completion<Downstream.Failure>, index: Int, generation: Int) {
+        let failing = if case .failure = completion { true } else { false }
         lock.lock()
-        guard !state.terminated, isCurrent(index, generation) else {
-            lock.unlock()
-            return
-        }
-        state.children[index].finished = true
-        state.children[index].subscription = nil
-        state.active -= 1
-        state.free.append(index)
-        var refill: (any Subscription)?
-        switch completion {
-        case .failure(let error):
-            if failure == nil {
-                failure = error
-                if failsNowWhileAskingLocked(error) { return }
-            }
-        case .finished:
-            if refillsOuter { refill = state.outer.subscription }
-        }
-        takeTurnThenDrainLocked()
-        refill?.request(.max(1))
+        endLocked(state.childCompleted(index: index, generation: generation, failing: failing), completion)
     }
 
     /// With the lock held: takes the delivery turn (waiting for it if another thread holds it), runs
@@ -356,47 +239,24 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
                 finishLocked(downstream, .failure(failure))
                 return
             }
-            if state.demand > 0, let value = queue.popFirst() {
-                let from = asksNewChildren ? queuedFrom.popFirst() : nil
-                state.demand -= 1
+            switch state.next() {
+            case .deliver(let from):
+                let value = queue.popFirst()!
                 let more = unlocked { downstream.receive(value) }
-                state.demand += more
-                // flatMap (Combine's rule): the child whose queued value went out is asked for its
-                // next one at once, demand or not.
-                if let (index, generation) = from, state.demand != .unlimited, isCurrent(index, generation),
-                    !state.children[index].requested, let subscription = state.children[index].subscription
-                {
-                    state.children[index].requested = true
-                    state.askingChild = true
+                if let subscription = state.deliveredQueued(more, from: from) {
                     unlocked { subscription.request(.max(1)) }
-                    state.askingChild = false
+                    state.askedChild()
                 }
-                continue
-            }
-            if queue.isEmpty, state.active == 0, state.outer.isTerminal {
+            case .finish:
                 finishLocked(downstream, .finished)
                 return
+            case .idle(let asks):
+                leaveTurnLocked()
+                for (subscription, demand) in asks {
+                    subscription.request(demand)
+                }
+                return
             }
-            break
-        }
-        // Ask every idle child for more, now that the queue is as empty as demand allows.
-        var asks: [(any Subscription, Subscribers.Demand)] = []
-        if state.demand > 0 {
-            let unlimited = state.demand == .unlimited
-            // Fields are read in place: copying a child's state would retain its subscription.
-            for index in state.children.indices
-            where !state.children[index].finished
-                && (unlimited ? !state.children[index].unlimited : !state.children[index].requested)
-            {
-                guard let subscription = state.children[index].subscription else { continue }
-                state.children[index].requested = true
-                state.children[index].unlimited = unlimited
-                asks.append((subscription, unlimited ? .unlimited : .max(1)))
-            }
-        }
-        leaveTurnLocked()
-        for (subscription, demand) in asks {
-            subscription.request(demand)
         }
     }
 
@@ -414,22 +274,15 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     }
 
     /// Ends the stream under the lock: detaches the downstream and takes out what the caller
-    /// cancels after unlocking (the outer upstream first, then the children) and what it releases
-    /// after unlocking (queued values, the children's state).
+    /// cancels after unlocking (``MergeState/terminate()``) and what it releases after unlocking
+    /// (queued values, the children's state).
     @inlinable
     func terminateLocked() -> (cancel: [any Subscription], release: (FIFO<Downstream.Input>, [MergeChildState])) {
-        var subscriptions: [any Subscription] = []
-        if let outer = state.outer.terminate() { subscriptions.append(outer) }
-        for child in state.children.indices {
-            if let subscription = state.children[child].subscription { subscriptions.append(subscription) }
-        }
+        let (subscriptions, children) = state.terminate()
         subscriber = nil
-        state.terminated = true
-        let dropped = (queue, state.children)
+        let dropped = queue
         queue = FIFO()
-        queuedFrom = FIFO()
-        state.children = []
-        return (subscriptions, dropped)
+        return (subscriptions, (dropped, children))
     }
 
     @usableFromInline
