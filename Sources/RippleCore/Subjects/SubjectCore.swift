@@ -284,9 +284,9 @@ struct SubjectRegistry {
         self.upstreamRequested = upstreamRequested
     }
 
-    /// Adds a subscriber's conduit at the end. Out of line, as every transition of the registry but
-    /// the send path's reads: it is not generic.
-    @usableFromInline
+    /// Adds a subscriber's conduit at the end. Inlined (unlike the registry's other transitions): out
+    /// of line it cost "sink+cancel" a retain and a release.
+    @inlinable
     mutating func append(_ conduit: __owned ConduitBase) {
         slots.append(conduit)
         liveCount += 1
@@ -354,8 +354,9 @@ struct SubjectRegistry {
         }
     }
 
-    /// The upstreams to ask for `.unlimited`, the first time any subscriber has demand.
-    @usableFromInline
+    /// The upstreams to ask for `.unlimited`, the first time any subscriber has demand. Inlined: out
+    /// of line, returning the (usually empty) array cost "sink+cancel" a retain and a release.
+    @inlinable
     mutating func upstreamsToRequest() -> ContiguousArray<any Subscription> {
         guard !upstreamRequested else { return [] }
         upstreamRequested = true
