@@ -87,14 +87,24 @@ struct DeliveryTurn {
             owner = 0
             return .idle
         }
-        if let next = queue.waiters.popFirst() {
-            owner = next.thread
-            queue.mirrorOwner(next.thread)
-            return .handOff(next)
-        }
+        guard queue.waiters.isEmpty else { return handOff(queue) }
         owner = 0
         queue.mirrorOwner(0)
         return .idle
+    }
+
+    /// ``leave()`` with threads waiting: the first of them gets the turn. Out of line: only under
+    /// contention.
+    @usableFromInline @inline(never)
+    mutating func handOff(_ queue: TurnQueue) -> Exit {
+        guard let next = queue.waiters.popFirst() else {
+            owner = 0
+            queue.mirrorOwner(0)
+            return .idle
+        }
+        owner = next.thread
+        queue.mirrorOwner(next.thread)
+        return .handOff(next)
     }
 
     /// Whether threads wait for the turn.

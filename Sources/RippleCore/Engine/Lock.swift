@@ -41,8 +41,8 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     @usableFromInline
     let unfairLock: os_unfair_lock_t
 
-    /// Creates an unlocked lock.
-    @inlinable
+    /// Creates an unlocked lock. Out of line: made once per owner, not on a send.
+    @usableFromInline
     package init() {
         unfairLock = .allocate(capacity: 1)
         unfairLock.initialize(to: os_unfair_lock())

@@ -1,21 +1,15 @@
-/// What ``CombinerCore`` keeps under its lock, besides the typed values its children hold.
+/// What ``CombinerCore`` keeps under its lock, besides the typed values its children hold: two
+/// non-generic values whose transitions are compiled out of line.
 @usableFromInline
 struct CombinerState<Machine: CombinerMachine> {
-    /// `true` once the downstream is gone (cancelled or completed).
-    @usableFromInline var terminated = false
-    @usableFromInline var subscriptions: [(any Subscription)?]
+    /// The upstreams' subscriptions, and zip's hand-off and delivery bookkeeping.
+    @usableFromInline var links: CombinerLinks
     /// combineLatest's or zip's bookkeeping: demand, which upstreams have values, what is due.
     @usableFromInline var machine: Machine
-    /// zip: the downstream gets this subscription once every child has its own (or completed).
-    @usableFromInline var awaitingHandOff = false
-    /// zip: the child whose value completed the tuple being delivered (on the turn's thread), and
-    /// what the downstream requested of this subscription from inside that delivery.
-    @usableFromInline var processing: Int?
-    @usableFromInline var processingDemand = Subscribers.Demand.none
 
     @inlinable
     init(count: Int) {
-        subscriptions = Array(repeating: nil, count: count)
+        links = CombinerLinks(count: count)
         machine = Machine(count: count)
     }
 }
@@ -41,7 +35,9 @@ struct CombinerState<Machine: CombinerMachine> {
 ///   tuple; a send from inside the downstream's `receive` is delivered nested. Tuples due for lack of
 ///   demand are delivered by the thread that brings the demand.
 ///
-/// Inlinable, so it is specialized for the concrete downstream where it is subscribed.
+/// Inlinable, so it is specialized for the concrete downstream where it is subscribed; a thin shell
+/// that holds what is generic (the downstream, the tuple builder, the failure) and calls out, over
+/// the non-generic ``CombinerMachine`` and ``CombinerLinks``, whose transitions are not inlined.
 @usableFromInline
 final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: TurnStorage<CombinerState<Machine>>,
     Subscription, CustomStringConvertible
@@ -81,7 +77,7 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     func prepare(take: @escaping () -> Downstream.Input) {
         lock.withLock {
             self.take = take
-            state.awaitingHandOff = true
+            state.links.awaitHandOff()
         }
     }
 
@@ -89,7 +85,7 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     @inlinable
     func subscribe<P: Publisher>(_ publisher: P, child: CombinerChild<Downstream, Machine, P.Output, P.Failure>)
     where P.Failure == Downstream.Failure {
-        guard lock.withLock({ !state.terminated }) else { return }
+        guard lock.withLock({ !state.links.terminated }) else { return }
         publisher.receive(subscriber: child)
     }
 
@@ -99,16 +95,12 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     func request(_ demand: Subscribers.Demand) {
         require(demand > 0, "\(name): demand must be greater than zero (got \(demand))")
         lock.lock()
-        guard !state.terminated else {
+        // zip, from inside a delivery: the child whose value is being delivered gets this demand as
+        // the return of its `receive(_:)` (Combine's rule); the others now.
+        guard let subscriptions = state.links.request(demand, onDeliveringThread: turn.owner == currentThreadID())
+        else {
             lock.unlock()
             return
-        }
-        var subscriptions = state.subscriptions
-        if let child = state.processing, turn.owner == currentThreadID() {
-            // zip, from inside a delivery: the child whose value is being delivered gets this
-            // demand as the return of its `receive(_:)` (Combine's rule); the others now.
-            subscriptions[child] = nil
-            state.processingDemand += demand
         }
         // The demand counts from this thread's turn on, as in merge, switchToLatest and buffer: the
         // thread that brings it delivers the tuples it allows (a thread inside the downstream on
@@ -122,14 +114,12 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     @inlinable
     func cancel() {
         lock.lock()
-        let subscriptions = state.subscriptions
+        let subscriptions = state.links.terminate()
         // Released after unlocking: the subscriber, the tuple builder (and with it the children
         // and their values).
         let released = (subscriber, take)
         subscriber = nil
         take = nil
-        state.terminated = true
-        state.subscriptions = state.subscriptions.map { _ in nil }
         lock.unlock()
         for subscription in subscriptions {
             subscription?.cancel()
@@ -144,22 +134,14 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     @inlinable
     func childReceive(subscription: any Subscription, index: Int) {
         lock.lock()
-        guard !state.terminated, state.subscriptions[index] == nil, !state.machine.isFinished(index) else {
+        let acceptance = state.links.accept(subscription, at: index, finished: state.machine.finishedUpstreams)
+        guard acceptance != .refuse else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        state.subscriptions[index] = subscription
         let demand = state.machine.demand
-        var handOff: Downstream?
-        if state.awaitingHandOff,
-            !state.subscriptions.indices.contains(where: {
-                state.subscriptions[$0] == nil && !state.machine.isFinished($0)
-            })
-        {
-            state.awaitingHandOff = false
-            handOff = subscriber
-        }
+        let handOff = acceptance == .keepAndHandOff ? subscriber : nil
         lock.unlock()
         if let handOff {
             handOff.receive(subscription: self)
@@ -174,7 +156,7 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     @inlinable
     func childReceive(index: Int, store: () -> Void) -> Subscribers.Demand {
         lock.lock()
-        guard !state.terminated, let take else {
+        guard !state.links.terminated, let take else {
             lock.unlock()
             return .none
         }
@@ -208,21 +190,15 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
             leaveTurnLocked(nested: nested)
             return .none
         }
-        let outer = (state.processing, state.processingDemand)
-        if let child {
-            state.processing = child
-            state.processingDemand = .none
-        }
+        let outer = child.map { state.links.beginDelivery(from: $0) }
         let more = unlocked { downstream.receive(output) }
         state.machine.demand += more
         var route = DemandRoute(toSender: .none, toOthers: more)
-        var subscriptions = state.subscriptions
-        if let child {
-            route = Machine.route(returned: more, requestedDuringDelivery: state.processingDemand)
-            subscriptions[child] = nil
-            (state.processing, state.processingDemand) = outer
+        if let outer {
+            route = Machine.route(returned: more, requestedDuringDelivery: state.links.endDelivery(restoring: outer))
         }
-        if route.toOthers == .none { subscriptions = [] }
+        // Copied only when there is demand to ask for (no array is copied per tuple otherwise).
+        let subscriptions = route.toOthers == .none ? [] : state.links.subscriptions(except: child)
         if nested {
             lock.unlock()
         } else {
@@ -237,23 +213,22 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     @inlinable
     func childReceive(completion: Subscribers.Completion<Downstream.Failure>, index: Int) {
         lock.lock()
-        guard !state.terminated, state.machine.finish(index) else {
+        guard !state.links.terminated, state.machine.finish(index) else {
             lock.unlock()
             return
         }
-        state.subscriptions[index] = nil
+        let handOff = state.links.completed(index)
         if case .failure(let error) = completion, failure == nil {
             failure = error
         }
-        if state.awaitingHandOff {
+        if handOff {
             // A completion before every child has its subscription: the downstream gets its
             // subscription first.
-            state.awaitingHandOff = false
             let downstream = subscriber
             lock.unlock()
             downstream?.receive(subscription: self)
             lock.lock()
-            guard !state.terminated else {
+            guard !state.links.terminated else {
                 lock.unlock()
                 return
             }
@@ -288,7 +263,7 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
                 let more = unlocked { downstream.receive(output) }
                 state.machine.demand += more
                 if more > 0 {
-                    let subscriptions = state.subscriptions
+                    let subscriptions = state.links.subscriptions
                     unlocked {
                         for subscription in subscriptions { subscription?.request(more) }
                     }
@@ -307,12 +282,10 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     /// completes, then cancels). Unlocks.
     @inlinable
     func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
-        let subscriptions = state.subscriptions
+        let subscriptions = state.links.terminate()
         let released = take
         subscriber = nil
         take = nil
-        state.terminated = true
-        state.subscriptions = state.subscriptions.map { _ in nil }
         // Nobody calls the downstream after this (`subscriber` is nil): the turn can go now.
         leaveTurnLocked()
         if Machine.completesBeforeCancelling {

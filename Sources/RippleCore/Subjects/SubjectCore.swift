@@ -225,7 +225,9 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         return subject
     }
 
-    @inlinable
+    /// Not generic in what it touches (the lock and the registry), so not inlined: one copy for
+    /// every subject.
+    @usableFromInline
     func send(subscription: any Subscription) {
         lock.lock()
         registry.upstreams.append(subscription)
@@ -236,8 +238,9 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         }
     }
 
-    /// Cancels every upstream subscription (the public subject's `deinit`).
-    @inlinable
+    /// Cancels every upstream subscription (the public subject's `deinit`). Not inlined, as
+    /// ``send(subscription:)``.
+    @usableFromInline
     func cancelUpstreams() {
         lock.lock()
         let upstreams = registry.upstreams
@@ -281,6 +284,8 @@ struct SubjectRegistry {
         self.upstreamRequested = upstreamRequested
     }
 
+    /// Adds a subscriber's conduit at the end. Inlined (unlike the registry's other transitions): out
+    /// of line it cost "sink+cancel" a retain and a release.
     @inlinable
     mutating func append(_ conduit: __owned ConduitBase) {
         slots.append(conduit)
@@ -316,7 +321,9 @@ struct SubjectRegistry {
         }
     }
 
-    @inlinable
+    /// Removes every conduit (the subject completed) and returns them, for the caller to finish and
+    /// release after unlocking.
+    @usableFromInline
     mutating func removeAll() -> ContiguousArray<ConduitBase?> {
         let all = slots
         slots = []
@@ -347,7 +354,8 @@ struct SubjectRegistry {
         }
     }
 
-    /// The upstreams to ask for `.unlimited`, the first time any subscriber has demand.
+    /// The upstreams to ask for `.unlimited`, the first time any subscriber has demand. Inlined: out
+    /// of line, returning the (usually empty) array cost "sink+cancel" a retain and a release.
     @inlinable
     mutating func upstreamsToRequest() -> ContiguousArray<any Subscription> {
         guard !upstreamRequested else { return [] }

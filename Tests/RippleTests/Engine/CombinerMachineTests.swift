@@ -140,4 +140,88 @@ import Testing
         #expect(!CombineLatestMachine.returnsDemandToSender && ZipMachine.returnsDemandToSender)
         #expect(!CombineLatestMachine.completesBeforeCancelling && ZipMachine.completesBeforeCancelling)
     }
+
+    // MARK: The links (subscriptions, zip's hand-off and delivery bookkeeping)
+
+    /// Which of `subscriptions` are the given ones, by identity (`nil` for a hole).
+    private func identities(_ subscriptions: [(any Subscription)?]?) -> [ObjectIdentifier?]? {
+        subscriptions?.map { $0.map { ObjectIdentifier($0 as AnyObject) } }
+    }
+
+    @Test func linksRefuseASecondSubscriptionOneAfterCompletionAndAnyAfterTermination() {
+        var links = CombinerLinks(count: 2)
+        let (a, b, c) = (RecordingSubscription(), RecordingSubscription(), RecordingSubscription())
+        let first = links.accept(a, at: 0, finished: [false, false])
+        let second = links.accept(b, at: 0, finished: [false, false])  // already has one
+        let completed = links.accept(b, at: 1, finished: [false, true])
+        #expect([first, second, completed] == [.keep, .refuse, .refuse])
+        let held = links.terminate()
+        #expect(identities(held) == [ObjectIdentifier(a), nil])
+        #expect(links.terminated)
+        #expect(identities(links.subscriptions) == [nil, nil])
+        let late = links.accept(c, at: 1, finished: [false, false])
+        #expect(late == .refuse)
+        let request = links.request(.max(1), onDeliveringThread: false)
+        #expect(request == nil)
+    }
+
+    // zip (Combine's order): the downstream gets its subscription from the last child's
+    // subscription, or from a completion that comes earlier — once.
+    @Test func linksHandOffOnceEveryUpstreamHasASubscriptionOrCompleted() {
+        var links = CombinerLinks(count: 3)
+        links.awaitHandOff()
+        let first = links.accept(RecordingSubscription(), at: 0, finished: [false, false, false])
+        let last = links.accept(RecordingSubscription(), at: 2, finished: [false, true, false])
+        #expect([first, last] == [.keep, .keepAndHandOff])
+
+        var early = CombinerLinks(count: 2)
+        early.awaitHandOff()
+        let kept = early.accept(RecordingSubscription(), at: 0, finished: [false, false])
+        let handOff = early.completed(0)  // before the other's subscription: hand off now
+        #expect(kept == .keep && handOff)
+        #expect(identities(early.subscriptions) == [nil, nil])
+        let later = early.accept(RecordingSubscription(), at: 1, finished: [true, false])
+        let again = early.completed(1)
+        #expect(later == .keep && !again)
+    }
+
+    @Test func linksWithoutHandOffNeverHandOff() {
+        var links = CombinerLinks(count: 1)
+        let kept = links.accept(RecordingSubscription(), at: 0, finished: [false])
+        let handOff = links.completed(0)
+        #expect(kept == .keep && !handOff)
+    }
+
+    // zip (Combine's rule): a request made inside a delivery, on the delivering thread, is kept for
+    // the sender (the return of its receive) and asked of the others only; nested deliveries
+    // restore the outer one.
+    @Test func linksKeepARequestMadeInsideADeliveryForTheSender() {
+        var links = CombinerLinks(count: 2)
+        let (a, b) = (RecordingSubscription(), RecordingSubscription())
+        _ = links.accept(a, at: 0, finished: [false, false])
+        _ = links.accept(b, at: 1, finished: [false, false])
+        let all = [ObjectIdentifier(a), ObjectIdentifier(b)]
+        let outside = links.request(.max(1), onDeliveringThread: true)  // no delivery
+        #expect(identities(outside) == all)
+
+        let outer = links.beginDelivery(from: 1)
+        let otherThread = links.request(.max(2), onDeliveringThread: false)
+        let inOuter = links.request(.max(2), onDeliveringThread: true)
+        #expect(identities(otherThread) == all)
+        #expect(identities(inOuter) == [all[0], nil])
+        let inner = links.beginDelivery(from: 0)
+        let inInner = links.request(.max(5), onDeliveringThread: true)
+        #expect(identities(inInner) == [nil, all[1]])
+        let requestedInInner = links.endDelivery(restoring: inner)
+        let backInOuter = links.request(.max(1), onDeliveringThread: true)
+        let requestedInOuter = links.endDelivery(restoring: outer)
+        let after = links.request(.max(1), onDeliveringThread: true)
+        #expect(requestedInInner == .max(5))
+        #expect(identities(backInOuter) == [all[0], nil])
+        #expect(requestedInOuter == .max(3))
+        #expect(identities(after) == all)
+
+        #expect(identities(links.subscriptions(except: 0)) == [nil, all[1]])
+        #expect(identities(links.subscriptions(except: nil)) == all)
+    }
 }
