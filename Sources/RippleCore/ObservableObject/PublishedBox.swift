@@ -308,7 +308,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         {
         case .startOver:
             // A `$property` was made (from the value before this one) while the callouts ran: this
-            // write's value must go through it too. Rare: once per property at most.
+            // write's value must go through it too. Only while `$property` is first made.
             observation.lock.unlock()
             setObserved(newValue, object: object, observation: observation, announce: false)
             return
