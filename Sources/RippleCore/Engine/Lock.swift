@@ -64,6 +64,14 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     package func unlock() {
         os_unfair_lock_unlock(unfairLock)
     }
+
+    /// Whether the calling thread holds the lock: traps if it does not (`os_unfair_lock` can only
+    /// assert its owner, not report it). For ``assertHeld()``.
+    @usableFromInline
+    func isHeldByCurrentThread() -> Bool {
+        os_unfair_lock_assert_owner(unfairLock)
+        return true
+    }
     #else
     /// 0 when free; otherwise the holder's ``kernelThreadID()``, with ``waitersBit`` set while
     /// threads may be asleep on it (set by the kernel, or by a sleeper on the plain futex path).
@@ -103,6 +111,12 @@ package struct Lock: ~Copyable, @unchecked Sendable {
             return
         }
         unlockSlow(kernelThreadID())
+    }
+
+    /// Whether the calling thread holds the lock. For ``assertHeld()``.
+    @usableFromInline
+    func isHeldByCurrentThread() -> Bool {
+        word.load(ordering: .relaxed) & Self.ownerMask == kernelThreadID()
     }
 
     /// In `word`: threads may be asleep on the lock (the kernel's `FUTEX_WAITERS`).
@@ -211,6 +225,14 @@ package struct Lock: ~Copyable, @unchecked Sendable {
                 + "in Ripple; please report it with the stack trace.")
     }
     #endif
+
+    /// Debug builds: traps unless the calling thread holds the lock — what a function whose name
+    /// ends in `Locked` ("called with the lock held") checks on entry. Optimized builds: nothing
+    /// (inlined, so it is compiled with the caller's build settings).
+    @inlinable @inline(__always)
+    package func assertHeld() {
+        assert(isHeldByCurrentThread(), "Ripple: called without holding the lock it needs")
+    }
 
     /// Runs `body` with the lock held. `body` must not call user code.
     @inlinable @inline(__always)

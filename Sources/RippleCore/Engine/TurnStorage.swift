@@ -41,6 +41,7 @@ package class TurnStorage<State>: TurnLock<State> {
     /// this thread's. `name` names the downstream in a deadlock report.
     @inlinable @inline(__always)
     final func enterTurnLocked(name: @autoclosure () -> String) -> Bool {
+        lock.assertHeld()
         // The transition's access to `turn` ends before the thread parks: other threads change the
         // turn meanwhile.
         let entry = turn.enter(currentThreadID(), name: name())
@@ -51,6 +52,7 @@ package class TurnStorage<State>: TurnLock<State> {
     /// loop does); `false` when it is not — held by this thread or another. Called with `lock` held.
     @inlinable @inline(__always)
     package final func takeFreeTurnLocked(name: @autoclosure () -> String) -> Bool {
+        lock.assertHeld()
         guard case .call(nested: false) = turn.enter(currentThreadID(), name: name()) else { return false }
         return true
     }
@@ -135,6 +137,7 @@ package class TurnLock<State> {
     /// unlocking. Called with `lock` and the turn held.
     @inlinable @inline(__always)
     final func leaveTurnLocked(_ turn: inout DeliveryTurn, nested: Bool = false) {
+        lock.assertHeld()
         guard !nested else {
             lock.unlock()
             return
@@ -147,6 +150,7 @@ package class TurnLock<State> {
     /// again. Called with `lock` held.
     @inlinable @inline(__always)
     final func unlocked<Result>(_ body: () -> Result) -> Result {
+        lock.assertHeld()
         lock.unlock()
         let result = body()
         lock.lock()
@@ -163,6 +167,7 @@ extension Lock {
     /// returns `false`, keeping `owner` (the object the turn is kept in) alive meanwhile.
     @inlinable @inline(__always)
     func takeTurnLocked(_ entry: DeliveryTurn.Entry, keeping owner: AnyObject? = nil) -> Bool {
+        assertHeld()
         switch entry {
         case .call(let nested):
             return nested

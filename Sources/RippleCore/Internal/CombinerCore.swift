@@ -184,6 +184,7 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     /// child is asked for it.
     @inlinable
     func deliverLocked(_ output: Downstream.Input, from child: Int?) -> Subscribers.Demand {
+        lock.assertHeld()
         let nested = enterTurnLocked(name: name)
         guard let downstream = subscriber else {
             // Cancelled or completed meanwhile.
@@ -248,6 +249,7 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     /// gives the turn back. Called with `lock` and the turn held; unlocks.
     @inlinable
     func drainLocked() {
+        lock.assertHeld()
         while true {
             guard let downstream = subscriber, let take else {
                 leaveTurnLocked()

@@ -230,6 +230,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     /// children for more, and gives the turn back. Called with `lock` and the turn held; unlocks.
     @inlinable
     func drainLocked() {
+        lock.assertHeld()
         while true {
             guard let downstream = subscriber else {
                 leaveTurnLocked()

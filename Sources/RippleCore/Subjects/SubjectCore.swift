@@ -213,6 +213,7 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
     /// A subscriber joins: the first one retains the public subject. Called with the lock held.
     @inlinable
     func retainLocked(_ subject: AnyObject?) {
+        lock.assertHeld()
         if registry.liveCount == 0, let subject { retainedSubject = subject }
     }
 
@@ -220,6 +221,7 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
     /// after unlocking. Called with the lock held.
     @usableFromInline
     func releaseIfUnsubscribedLocked() -> AnyObject? {
+        lock.assertHeld()
         guard registry.liveCount == 0, let subject = retainedSubject else { return nil }
         retainedSubject = nil
         return subject
@@ -496,6 +498,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// `offer` with the core's lock already held; unlocks it.
     @inlinable
     func offerLocked(_ value: Output, version: UInt64, thread: UInt) {
+        core.lock.assertHeld()
         let offer = machine.offer(
             thread: thread, version: version, subjectCompleted: core.state.completion != nil,
             replays: core.replaysCurrent)
@@ -576,6 +579,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// the lock released, when there is nothing to call.
     @inlinable @inline(__always)
     func enterLocked(_ entry: ConduitMachine<Output, Failure>.Entry) -> Bool? {
+        core.lock.assertHeld()
         switch entry {
         case .drop:
             core.lock.unlock()
@@ -624,6 +628,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// gone when it returns.
     @inlinable
     func leaveLocked() {
+        core.lock.assertHeld()
         performLocked(machine.leave())
     }
 
@@ -644,6 +649,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// back releases both. Called with the lock held.
     @inlinable
     func terminateLocked() -> ConduitDownstream<Output, Failure> {
+        core.lock.assertHeld()
         switch machine.terminate() {
         case .none:
             return .released

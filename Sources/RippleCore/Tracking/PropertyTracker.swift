@@ -71,6 +71,7 @@ package class PropertyTracker: @unchecked Sendable {
     /// leave; continuous ones stay).
     @usableFromInline
     final func takeFiringLocked(_ phase: TrackingPhase) -> FiringList {
+        lock.assertHeld()
         let mask = TrackingPhases(phase)
         var firing = FiringList()
         if let first = firstObserver, first.phases.contains(mask) {

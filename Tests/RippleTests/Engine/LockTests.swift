@@ -71,6 +71,24 @@ import Testing
         }
     }
 
+    /// What a function named "…Locked" checks on entry: the calling thread holds the lock. Debug
+    /// builds only (`assertHeld` compiles to nothing in optimized ones).
+    @Test func aLockedFunctionCalledWithoutTheLockTrapsInDebugBuilds() async {
+        let lock = Lock()
+        lock.lock()
+        lock.assertHeld()  // held: passes
+        lock.unlock()
+        guard !runningOptimized else { return }
+        await #expect(processExitsWith: .failure) {
+            let lock = Lock()
+            lock.assertHeld()
+        }
+        await #expect(processExitsWith: .failure) {
+            let storage = TurnStorage(state: 0)
+            storage.awaitTurnLocked(name: "never locked")
+        }
+    }
+
     #if !canImport(Darwin)
     @Test func aSleeperIsWokenByTheUnlock() {
         let guarded = Guarded()
