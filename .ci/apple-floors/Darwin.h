@@ -31,6 +31,7 @@ size_t pthread_get_stacksize_np(pthread_t);
 typedef struct os_unfair_lock_s { uint32_t _os_unfair_lock_opaque; } os_unfair_lock, *os_unfair_lock_t;
 void os_unfair_lock_lock(os_unfair_lock_t) RIPPLE_MACOS(10.12);
 void os_unfair_lock_unlock(os_unfair_lock_t) RIPPLE_MACOS(10.12);
+void os_unfair_lock_assert_owner(const os_unfair_lock *) RIPPLE_MACOS(10.12);
 
 // <sys/qos.h>, <pthread/qos.h>: a thread's quality of service, and overriding another thread's.
 typedef enum : unsigned int { QOS_CLASS_UNSPECIFIED = 0 } qos_class_t;
