@@ -9,9 +9,11 @@
 /// - Once the property has a `$property`, a write takes the write turn for the length of its
 ///   callouts and its store: concurrent writers wait for each other, in arrival order.
 /// - A write from inside this thread's own write (a `$property` subscriber that assigns the
-///   property) runs at once, nested. It stores only if nothing was stored since it began; the
-///   outer write, in turn, does not store over a value stored by a nested write (the property ends
-///   with the value `$property` delivered last).
+///   property) runs at once, nested, and stores when its callouts end — before the outer write,
+///   which then stores over it, as in Combine, where `@Published` publishes in `willSet` and
+///   stores after: the property ends with the outer write's value. `$property`'s current value is
+///   then set back to that value (its subscribers were sent it before the nested one), so a new
+///   subscriber starts from what the property holds.
 /// - Without a `$property` there is nothing to keep in step: a write takes no turn and always
 ///   stores — unless a `$property` was made while its callouts ran. That subject started from the
 ///   value before this write, and this write's value never went through it: the write then starts
@@ -47,8 +49,9 @@ struct PublishedWriteMachine {
     enum End: Equatable {
         /// Store the value, then perform the exit (wake the next writer, if any).
         case store(DeliveryTurn.Exit)
-        /// Do not store (a nested write stored a newer value meanwhile), then perform the exit.
-        case skip(DeliveryTurn.Exit)
+        /// A nested write stored meanwhile: store over it, make this value `$property`'s current
+        /// value again (without sending it), then perform the exit.
+        case storeOverNested(DeliveryTurn.Exit)
         /// A `$property` was made meanwhile: begin again as an ordered write.
         case startOver
     }
@@ -76,10 +79,10 @@ struct PublishedWriteMachine {
         case .unordered:
             return ordered ? .startOver : .store(.idle)
         case .nested:
-            return unchanged ? .store(.idle) : .skip(.idle)
+            return unchanged ? .store(.idle) : .storeOverNested(.idle)
         case .ordered:
             let exit = turn.leave()
-            return unchanged ? .store(exit) : .skip(exit)
+            return unchanged ? .store(exit) : .storeOverNested(exit)
         }
     }
 }

@@ -264,9 +264,9 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// concurrent writers wait for each other, so the order in which `$property` subscribers receive
     /// values is the order in which they are stored — the property and `$property`'s current value
     /// never disagree. A write made from inside this write's callouts on the same thread (a
-    /// subscriber that assigns the property) runs nested, without waiting; when it stores, the outer
-    /// write's value is not stored after it (the property ends with the value `$property` delivered
-    /// last).
+    /// subscriber that assigns the property) runs nested, without waiting, and stores first; the
+    /// outer write stores after it, as in Combine (the property ends with the outer write's value,
+    /// and so does `$property`'s current value).
     ///
     /// Neither publisher is retained for the call: the observation holds both for good. `announce`:
     /// `false` for a write that starts over (its will-set callouts ran already).
@@ -301,8 +301,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         projection?._withUnsafeGuaranteedRef { $0.send(newValue) }
         observation.lock.lock()
         let exit: DeliveryTurn.Exit
-        var stores = false
-        var old: Value?
+        var oldCurrent: Value?
         switch observation.writes.end(
             role, unchanged: observation.version == startVersion, ordered: observation.projection != nil)
         {
@@ -312,23 +311,25 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
             observation.lock.unlock()
             setObserved(newValue, object: object, observation: observation, announce: false)
             return
-        case .skip(let given):
-            exit = given
         case .store(let given):
             exit = given
-            stores = true
-            valueLock.lock()
-            old = storedValue
-            storedValue = newValue
-            observation.version &+= 1
-            valueLock.unlock()
+        case .storeOverNested(let given):
+            // Its subscribers were sent this value before the nested write's: `$property`'s current
+            // value becomes this one again, while this write still holds the turn, so that a new
+            // subscriber starts from what the property holds.
+            exit = given
+            oldCurrent = projection?._withUnsafeGuaranteedRef { $0.exchangeCurrent(with: newValue) }
         }
+        valueLock.lock()
+        let old = storedValue
+        storedValue = newValue
+        observation.version &+= 1
+        valueLock.unlock()
         let newVersion = observation.version
         let didSetObservers =
-            stores && observation.hasObserversLocked ? observation.takeFiringLocked(.didSet) : FiringList()
+            observation.hasObserversLocked ? observation.takeFiringLocked(.didSet) : FiringList()
         observation.lock.unlock(handingOver: exit)
-        withExtendedLifetime(old) {}  // released after unlocking
-        guard stores else { return }
+        withExtendedLifetime((old, oldCurrent)) {}  // released after unlocking
         observation.absorbOwnWrite(newVersion: newVersion)
         if !didSetObservers.isEmpty { observation.fire(didSetObservers, .didSet, object: object) }
         if external { reportExternally(.didSet, object: object) }

@@ -192,6 +192,19 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
         }
     }
 
+    /// Makes `value` the current value without sending it, and returns the value it replaces, for
+    /// the caller to release after unlocking its own lock: for a `@Published` property's write that
+    /// stores over the value a nested write stored (its subscribers were sent this value before
+    /// the nested one). Out of line: rare.
+    @usableFromInline
+    func exchangeCurrent(with value: Output) -> Output? {
+        lock.lock()
+        let old = state.current
+        state.current = value
+        lock.unlock()
+        return old
+    }
+
     @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
         lock.lock()

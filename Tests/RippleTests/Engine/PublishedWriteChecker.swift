@@ -53,8 +53,9 @@ final class PublishedWriteChecker {
     enum Mutation: CaseIterable, CustomStringConvertible {
         /// A write without a `$property` stores even if one was made while its callouts ran.
         case unorderedNeverStartsOver
-        /// An outer write stores over the value a nested write stored.
-        case outerStoresOverNested
+        /// A write that stores over a nested write's value leaves `$property`'s current value at the
+        /// nested write's.
+        case overNestedLeavesCurrent
         /// The turn is given back without waking the next writer.
         case skipWake
         /// Writes never take the turn.
@@ -63,7 +64,7 @@ final class PublishedWriteChecker {
         var description: String {
             switch self {
             case .unorderedNeverStartsOver: "a write without $property never starts over"
-            case .outerStoresOverNested: "an outer write stores over a nested one"
+            case .overNestedLeavesCurrent: "a write over a nested one leaves $property's current value"
             case .skipWake: "the turn is given back without a wake"
             case .writesTakeNoTurn: "writes take no turn"
             }
@@ -223,23 +224,22 @@ extension PublishedWriteChecker {
 
         /// The second critical section: end and store; then, unlocked, wake the next writer.
         func end(_ write: Write, on thread: SimulatedThread) {
-            var unchanged = version == write.startVersion
-            if mutation == .outerStoresOverNested { unchanged = true }
-            var outcome = machine.end(write.role, unchanged: unchanged, ordered: projected)
+            var outcome = machine.end(write.role, unchanged: version == write.startVersion, ordered: projected)
             if mutation == .unorderedNeverStartsOver, outcome == .startOver { outcome = .store(.idle) }
             let exit: DeliveryTurn.Exit
             switch outcome {
             case .startOver:
                 pushWrite(write, on: thread)
                 return
-            case .skip(let given):
-                exit = given
             case .store(let given):
                 exit = given
-                stored = write.value
-                version += 1
-                stores += 1
+            case .storeOverNested(let given):
+                exit = given
+                if write.sends, mutation != .overNestedLeavesCurrent { projectionCurrent = write.value }
             }
+            stored = write.value
+            version += 1
+            stores += 1
             writing[thread.index]! -= 1
             if case .handOff(let next) = exit, mutation != .skipWake {
                 push(thread, "wake the next writer") { [self] in woken.append(next) }

@@ -69,22 +69,48 @@ import Testing
         #expect(mismatches.isEmpty)
     }
 
-    /// A subscriber that assigns the property while it is told about a write: the property ends with
-    /// the value `$count` delivered last.
-    @Test func aNestedWriteFromASubscriberIsTheFinalValue() {
+    /// A subscriber that assigns the property while it is told about a write (a clamp): the nested
+    /// write stores first and the outer one stores over it, as in Combine — `@Published` publishes
+    /// in `willSet` and stores after (Apple's `Published` documentation; OpenCombine's
+    /// `PublishedSubject.send` stores after delivering). A later `$count` subscriber starts from
+    /// what the property holds.
+    @Test func theOuterWriteStoresOverANestedWriteFromASubscriber() {
         let model = Model()
         let seen = Locked<[Int]>([])
         let token = model.$count.sink { value in
             seen.withLock { $0.append(value) }
-            if value == 1 { model.count = 2 }
+            if value > 10 { model.count = 10 }
         }
-        model.count = 1
-        #expect(seen.current == [0, 1, 2])
-        #expect(model.count == 2)
+        model.count = 11
+        #expect(seen.current == [0, 11, 10])
+        #expect(model.count == 11)
         let late = model.$count.sink { value in seen.withLock { $0.append(value) } }
-        #expect(seen.current == [0, 1, 2, 2])
+        #expect(seen.current == [0, 11, 10, 11])
         late.cancel()
         token.cancel()
+    }
+
+    /// The same clamp with a second subscriber and a derived property: everything after the clamp
+    /// sees the nested value, then the outer one, and ends agreeing with the property (the second
+    /// subscriber's last value, the derived property, a new subscriber).
+    @Test func subscribersAfterANestedWriteEndWithThePropertysValue() {
+        final class Derived: ObservableObject {
+            @Published var count = 0
+            @Published var doubled = 0
+        }
+        let model = Derived()
+        let clamp = model.$count.sink { if $0 > 10 { model.count = 10 } }
+        let second = Locked<[Int]>([])
+        let token = model.$count.sink { value in second.withLock { $0.append(value) } }
+        model.$count.map { $0 * 2 }.assign(to: &model.$doubled)
+        model.count = 11
+        #expect(second.current == [0, 10, 11])
+        #expect(model.count == 11)
+        #expect(model.doubled == 22)
+        var fresh: [Int] = []
+        let late = model.$count.sink { fresh.append($0) }
+        #expect(fresh == [11])
+        withExtendedLifetime((clamp, token, late)) {}
     }
 
     /// `a.$count = b.$count` has no observable effect, as in Combine: `a` keeps its own storage.
