@@ -20,8 +20,13 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/Ato
 /// // Prints "temperature: 20", then "temperature: 25"
 /// ```
 ///
-/// Reads and writes are thread-safe; each write produces one will-change event. `@Published` is
-/// only available on properties of classes.
+/// Reads and writes are thread-safe; each write produces one will-change event. A write made from
+/// inside a `$property` subscriber runs at once, nested, and the outer write stores over it, as in
+/// Combine. `@Published` is only available on properties of classes.
+///
+/// Differs from Combine: once the property has a `$property`, writes from several threads take
+/// turns, so its subscribers receive values in the order they are stored and a new subscriber starts
+/// from what the property holds. Combine's `@Published` is not safe to write from several threads.
 @propertyWrapper
 public struct Published<Value> {
     /// The storage shared by the property, its projection and the object's will-change publisher.
