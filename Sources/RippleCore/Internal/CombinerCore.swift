@@ -284,6 +284,7 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
     /// completes, then cancels). Unlocks.
     @inlinable
     func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        lock.assertHeld()
         let subscriptions = state.links.terminate()
         let released = take
         subscriber = nil

@@ -107,6 +107,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     /// held; unlocks.
     @inlinable
     func endLocked(_ ending: MergeState.Ending, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        lock.assertHeld()
         switch ending {
         case .ignore:
             lock.unlock()
@@ -128,6 +129,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     /// (unlocked) when it delivered.
     @inlinable
     func failsNowWhileAskingLocked(_ error: Downstream.Failure) -> Bool {
+        lock.assertHeld()
         guard state.failsNowWhileAsking(turnOwner: turn.owner), let downstream = subscriber else { return false }
         // The drain that is asking holds the turn and gives it back when it finds the downstream
         // gone; this call only detaches the downstream and completes it.
@@ -264,6 +266,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     /// Ends the stream: cancels what still runs and completes. Unlocks.
     @inlinable
     func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        lock.assertHeld()
         let (subscriptions, dropped) = terminateLocked()
         // Nobody calls the downstream after this (`subscriber` is nil): the turn can go now.
         leaveTurnLocked()
@@ -279,6 +282,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
     /// (queued values, the children's state).
     @inlinable
     func terminateLocked() -> (cancel: [any Subscription], release: (FIFO<Downstream.Input>, [MergeChildState])) {
+        lock.assertHeld()
         let (subscriptions, children) = state.terminate()
         subscriber = nil
         let dropped = queue

@@ -129,6 +129,7 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
 
     /// Called with `lock` held; unlocks it.
     private func deliverIfReadyLocked() {
+        lock.assertHeld()
         guard case .holding(let completion) = state.status, let downstream = state.downstream else {
             lock.unlock()
             return

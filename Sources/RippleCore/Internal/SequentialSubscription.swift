@@ -95,6 +95,7 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     /// Marks the downstream as subscribed and returns it if it had not been handed this
     /// subscription yet (call under the lock; hand it over after unlocking).
     private func takeUnsubscribedDownstreamLocked() -> Downstream? {
+        lock.assertHeld()
         guard !state.downstreamSubscribed else { return nil }
         state.downstreamSubscribed = true
         return state.downstream
@@ -327,6 +328,7 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
         }
 
         private func takeOnCompletionLocked() -> ((Subscribers.Completion<ChildFailure>) -> Next)? {
+            parent.lock.assertHeld()
             defer { onCompletion = nil }
             return onCompletion
         }

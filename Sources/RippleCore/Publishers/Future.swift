@@ -206,6 +206,7 @@ private final class FutureSubscription<Downstream: Subscriber>:
 
     /// Called with `lock` held; unlocks it.
     private func deliverIfReadyLocked() {
+        lock.assertHeld()
         guard let downstream = state.downstream, let result = state.result else {
             lock.unlock()
             return

@@ -191,6 +191,7 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
     /// Delivers `input`, for which one demand was taken, in this thread's turn. Called with `lock`
     /// held; unlocks. Returns what the upstream is owed.
     private func deliverLocked(_ input: Input) -> Subscribers.Demand {
+        lock.assertHeld()
         guard let (more, nested) = callInTurnLocked(name: "Buffer", to: { state.downstream }, { $0.receive(input) })
         else {
             // Cancelled or completed while this thread waited.
@@ -255,6 +256,7 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
     /// drains instead. Unlocks. Returns the refill owed upstream for the buffered elements delivered.
     /// `demand` is added once the turn is this thread's (or at once, nested).
     private func takeTurnThenDrainLocked(adding demand: Subscribers.Demand = .none) -> Subscribers.Demand {
+        lock.assertHeld()
         var delivered = Subscribers.Demand.none
         takeTurnLocked(name: "Buffer") {
             if state.downstream != nil { state.demand += demand }
@@ -268,6 +270,7 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
     /// back. Called with `lock` and the turn held; unlocks. Returns the refill owed upstream for the
     /// buffered elements it delivered.
     private func drainLocked() -> Subscribers.Demand {
+        lock.assertHeld()
         var delivered = 0
         while let downstream = state.downstream {
             if state.demand > 0, let value = state.buffer.popFirst() {

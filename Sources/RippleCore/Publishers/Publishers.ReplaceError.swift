@@ -138,6 +138,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
 
     /// Called with `lock` held; unlocks it.
     private func sendReplacementIfDemandedLocked() {
+        lock.assertHeld()
         guard state.demand > 0 else {
             lock.unlock()
             return

@@ -235,7 +235,7 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
     /// subscription current at that moment (the one the demand is for).
     @discardableResult
     private func takeTurnThenDrainLocked(adding demand: Subscribers.Demand = .none) -> (any Subscription)? {
-        takeTurnLocked(name: "SwitchToLatest") {
+        takeTurnLocked(name: "SwitchToLatest") {  // which checks that the lock is held
             guard state.downstream != nil else { return nil }
             state.demand += demand
             return state.child
@@ -247,6 +247,7 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
     /// Delivers queued values while there is demand, then a due completion, and gives the turn
     /// back. Called with `lock` and the turn held; unlocks.
     private func drainLocked() {
+        lock.assertHeld()
         var extra = Subscribers.Demand.none
         while let downstream = state.downstream {
             if let failure = state.failure {
@@ -274,6 +275,7 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
 
     /// Ends the stream: cancels what still runs, gives the turn back and completes. Unlocks.
     private func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        lock.assertHeld()
         let outer = state.outer.terminate()
         let child = state.child
         state.downstream = nil

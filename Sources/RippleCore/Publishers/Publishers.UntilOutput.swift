@@ -146,6 +146,7 @@ private class UntilOutputInnerBase<Downstream: Subscriber>: TurnStorage<UntilOut
     /// nested if this thread does), unless the downstream is gone by then. Called with `lock` held;
     /// unlocks.
     final func deliverInTurnLocked(_ input: Downstream.Input) -> Subscribers.Demand {
+        lock.assertHeld()
         guard let (more, nested) = callInTurnLocked(name: description, to: { state.downstream }, { $0.receive(input) })
         else {
             // Completed or cancelled meanwhile.

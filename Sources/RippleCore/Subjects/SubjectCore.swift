@@ -649,6 +649,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// — the last as the very last use of the conduit.
     @inlinable
     func performLocked(_ leave: consuming ConduitMachine<Output, Failure>.Leave) {
+        core.lock.assertHeld()
         core.lock.unlock(handingOver: leave.exit)
         let unpin = leave.unpin
         _ = consume leave  // the subscriber's deinit may be user code: after unlocking

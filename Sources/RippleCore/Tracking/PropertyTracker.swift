@@ -31,7 +31,8 @@ package class PropertyTracker: @unchecked Sendable {
     /// Whether any observer is armed. Call with `lock` held.
     @inlinable
     final var hasObserversLocked: Bool {
-        firstObserver != nil || !moreObservers.isEmpty
+        lock.assertHeld()
+        return firstObserver != nil || !moreObservers.isEmpty
     }
 
     @usableFromInline
