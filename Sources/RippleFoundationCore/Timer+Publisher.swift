@@ -11,9 +11,11 @@ extension Timer {
     /// cancellable is cancelled; the first tick comes one interval after connecting. Ticks reach
     /// the subscribers that have demand.
     ///
-    /// The run loop must be running: in an app, the main loop runs; on Linux, a server, a command-line
-    /// tool or a test runs `RunLoop.main` only if it says so (`RunLoop.main.run()`), and an async
-    /// `main` or `dispatchMain()` does not. Without a running loop the timer never ticks. For a
+    /// The run loop must be running: in an app, the main loop runs; on Linux, a server or a
+    /// command-line tool runs `RunLoop.main` only if it says so (`RunLoop.main.run()`), and an async
+    /// `main` or `dispatchMain()` does not. In a test, XCTest's `wait(for:timeout:)` runs the main
+    /// loop while it waits, so a timer on `.main` ticks inside it; outside such a wait, nothing
+    /// runs the loop. Without a running loop the timer never ticks. For a
     /// timer on any scheduler — a `DispatchQueue`, or virtual time in a test — use
     /// `Publishers.Timer(every:scheduler:)` from RippleSchedulers.
     public static func publish(

@@ -39,9 +39,11 @@ extension URLSession {
     /// A publisher that delivers the results of performing URL session data tasks.
     ///
     /// Each subscription runs its own data task, started by the first request for demand. The
-    /// subscriber gets one `(data, response)` value and `.finished`, or a `URLError` (an error that is
-    /// not a `URLError` arrives as `URLError(.unknown)`). Cancelling cancels the task; nothing is
-    /// delivered after `cancel()` returns.
+    /// subscriber gets one `(data, response)` value and `.finished`, or a `URLError`. A failure keeps
+    /// the task's error code and user info — its `NSUnderlyingErrorKey` among them — also on Linux,
+    /// where a task's or a `URLProtocol`'s `NSError` does not cast to `URLError`; an error outside
+    /// `NSURLErrorDomain` arrives as `URLError(.unknown)` with that error as its underlying error.
+    /// Cancelling cancels the task; nothing is delivered after `cancel()` returns.
     public struct DataTaskPublisher: Publisher, Sendable {
         /// The data the task loaded, and the server's response.
         public typealias Output = (data: Data, response: URLResponse)
@@ -136,9 +138,9 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
         case (let response?, nil):
             _ = downstream.receive((data ?? Data(), response))
             downstream.receive(completion: .finished)
-        case (_, let error as URLError):
-            downstream.receive(completion: .failure(error))
-        default:
+        case (_, let error?):
+            downstream.receive(completion: .failure(urlError(from: error)))
+        case (nil, nil):
             downstream.receive(completion: .failure(URLError(.unknown)))
         }
     }
@@ -151,6 +153,17 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
         released.task?.cancel()
         _ = released.downstream
     }
+}
+
+/// The task's error as a `URLError`, with its code and user info (`NSUnderlyingErrorKey` among them).
+/// On Darwin an `NSError` in `NSURLErrorDomain` casts to `URLError`; on Linux none does (URLSession
+/// and URLProtocols hand over `NSError`s), so the error is rebuilt from its domain and code. An error
+/// from another domain becomes `URLError(.unknown)` with the error as its underlying error.
+private func urlError(from error: any Error) -> URLError {
+    if let error = error as? URLError { return error }
+    let error = error as NSError
+    if error.domain == NSURLErrorDomain { return URLError(_nsError: error) }
+    return URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
 }
 
 /// The task's completion handler, in a box that is not generic, so the `@Sendable` closure given to

@@ -25,13 +25,13 @@ import Ripple
 /// // Prints "value: 1"
 /// ```
 ///
-/// - ``Parts/observableModels``: Ripple's tracking scopes — ``Ripple/withTracking(_:onChange:)``,
-///   ``Ripple/track(_:phase:onChange:)``, ``Ripple/observe(on:isolation:_:)``, ``Ripple/TrackedPublisher``,
-///   ``Ripple/TrackedValues``, ``Ripple/PushPullComparison`` — see reads of toolchain `@Observable`
+/// - ``Parts/observableModels``: Ripple's tracking scopes — `withTracking(_:onChange:)`,
+///   `track(_:phase:onChange:)`, `observe(on:isolation:_:)`, `TrackedPublisher`,
+///   `TrackedValues`, `PushPullComparison` — see reads of toolchain `@Observable`
 ///   models, property by property, in both phases, exactly as they see `@Published` properties.
-///   Events name the changed property's key path (``Ripple/TrackingEvent/keyPath``, matched with
-///   ``Ripple/TrackingEvent/matches(_:)``); Observation does not say which instance changed, so
-///   their ``Ripple/TrackingEvent/object`` is `nil`.
+///   Events name the changed property's key path (`TrackingEvent.keyPath`, matched with
+///   `TrackingEvent.matches(_:)`); Observation does not say which instance changed, so
+///   their `TrackingEvent.object` is `nil`.
 /// - ``Parts/publishedProperties``: a class with `@Published` properties that also conforms to
 ///   `Observable` is tracked by `withObservationTracking` (and `Observations`) property by property.
 ///   This costs every `@Published` read its fast path (each read reports to Observation).

@@ -45,7 +45,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         }
     }
 
-    /// A scheduler made of closures, one per requirement of ``Scheduler`` (for a scheduler that
+    /// A scheduler made of closures, one per requirement of `Scheduler` (for a scheduler that
     /// records, counts or refuses what it is asked to do).
     public init(
         minimumTolerance: @escaping () -> SchedulerTimeType.Stride,

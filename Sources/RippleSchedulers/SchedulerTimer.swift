@@ -7,7 +7,7 @@ extension Publishers {
     /// `Timer.publish(every:on:in:)` ticks only while its run loop runs: in an app, the main
     /// loop; on a server or in a test with no running loop, never. This timer asks its scheduler
     /// to repeat an action, so it ticks on a `DispatchQueue` (no run loop needed), and on a
-    /// ``TestScheduler`` it ticks exactly when the test moves virtual time past each interval:
+    /// `TestScheduler` (RippleTesting) it ticks exactly when the test moves virtual time past each interval:
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test

@@ -10,9 +10,9 @@ import Ripple
 ///
 /// Its clock never moves: `now` is the instant it was created with, and an action scheduled for
 /// any later date runs at once. A repeating schedule runs its action once, as
-/// ``ImmediateScheduler`` does.
+/// `ImmediateScheduler` does.
 ///
-/// Beyond Combine: Combine's ``ImmediateScheduler`` has time and option types of its own, so it
+/// Beyond Combine: Combine's `ImmediateScheduler` has time and option types of its own, so it
 /// cannot replace a `DispatchQueue` in code that names one.
 public struct TypedImmediateScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {

@@ -20,7 +20,7 @@
 ///
 /// As in SwiftUI, it takes `Observable` classes only: an `ObservableObject` makes its bindings
 /// with `$model.property` under `@ObservedObject`, `@StateObject` or `@EnvironmentObject`. A class
-/// written by hand with a ``TrackingRegistrar`` declares `Observable` (a marker protocol) to be used
+/// written by hand with a `TrackingRegistrar` declares `Observable` (a marker protocol) to be used
 /// here.
 @propertyWrapper
 @dynamicMemberLookup

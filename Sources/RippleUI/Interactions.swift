@@ -407,7 +407,7 @@ extension RenderTree {
     /// label or identifier or its image's name (`Image(systemName: "mic")` is found by `"mic"`).
     public func hasImage(_ name: String) -> Bool { imageEntries().contains { $0.contains(name) } }
 
-    /// The accessibility labels on screen (``View/accessibilityLabel(_:)``), depth first,
+    /// The accessibility labels on screen (``View/accessibilityLabel(_:)-(S)``), depth first,
     /// including the labels of controls.
     public var accessibilityLabels: [String] {
         var labels: [String] = []
@@ -447,7 +447,7 @@ extension RenderTree {
     /// Whether a sheet (or alert, or dialog) is presented.
     public var isPresentingSheet: Bool { topLayer() !== root }
 
-    /// The title of the screen on top (``View/navigationTitle(_:)``), if it has one.
+    /// The title of the screen on top (``View/navigationTitle(_:)-(S)``), if it has one.
     public var navigationTitle: String? {
         var title: String?
         visit(topLayer()) { node in

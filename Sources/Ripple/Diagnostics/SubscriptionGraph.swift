@@ -108,7 +108,7 @@ extension RippleDiagnostics {
             return lines.joined(separator: "\n") + "\n"
         }
 
-        /// The graph as a Mermaid flowchart (paste it into a ```` ```mermaid ```` block): publishers
+        /// The graph as a Mermaid flowchart (paste it into a code block fenced as `mermaid`): publishers
         /// as rectangles, subscribers as rounded ones, left to right.
         public var mermaid: String {
             var lines = ["flowchart LR"]

@@ -1,6 +1,7 @@
 /// Property-level tracking for a class you write by hand, in the toolchain Observation module's
-/// vocabulary: call ``access(_:keyPath:)`` in getters and ``withMutation(of:keyPath:_:)`` (or
-/// ``willSet(_:keyPath:)`` and ``didSet(_:keyPath:)``) in setters.
+/// vocabulary: call ``access(_:keyPath:accessor:)`` in getters and
+/// ``withMutation(of:keyPath:accessor:_:)`` (or ``willSet(_:keyPath:accessor:)`` and
+/// ``didSet(_:keyPath:accessor:)``) in setters.
 ///
 /// ```swift
 /// final class Thermostat {

@@ -1,8 +1,19 @@
 extension Publishers {
     /// A publisher that performs the specified closures when publisher events occur.
     ///
+    /// The closures run before the event is passed on. `receiveCancel` runs once, for the first
+    /// cancel of a subscription that has its upstream; after a completion or a cancel no closure runs.
+    ///
+    /// A cancel that arrives before the upstream subscription — possible only through the
+    /// subscriber this operator attached upstream, which is also the downstream's subscription —
+    /// is final and runs no closure: not `receiveCancel`, and not `receiveSubscription` when the
+    /// subscription then arrives; that subscription is cancelled at once and nothing reaches the
+    /// downstream.
+    ///
     /// Differs from Combine: after the downstream cancelled, nothing more is passed on to it — no
-    /// value, no completion. Combine's passes on what its upstream still sends after a cancel.
+    /// value, no completion. Combine's passes on what its upstream still sends after a cancel. For
+    /// a cancel before the upstream subscription, Combine's runs `receiveCancel` at the cancel and
+    /// `receiveSubscription` when the subscription arrives, and leaves that subscription uncancelled.
     public struct HandleEvents<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

@@ -14,6 +14,16 @@
 ///
 /// Lifetime: as in Combine, each subscription keeps the subject alive until it is cancelled or the
 /// subject completes; with its last subscription gone, it is released.
+///
+/// Thread safety: every method may be called from any thread. Values reach subscribers in
+/// subscription order, on the thread that sent them, and calls to one subscriber never overlap, as
+/// with ``PassthroughSubject``.
+///
+/// Differs from Combine: subscribers are served in subscription order (Combine documents no order);
+/// calls to one subscriber never overlap — a second thread that sends or assigns ``value`` while the
+/// subscriber is busy waits its turn, where Combine lets concurrent sends overlap in one subscriber
+/// (each value runs on its sender's thread in both); and two threads that each deliver into a
+/// subscriber the other is delivering to stop with a "Ripple: deadlock:" message instead of hanging.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendable {
     @usableFromInline let core: SubjectCore<Output, Failure>
 

@@ -28,3 +28,47 @@ import Testing
         #expect(recorder.values.isEmpty)
     }
 }
+
+/// A publisher that keeps its subscriber and sends it nothing until the test says so.
+private final class HeldPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    private let held = Locked<(subscriber: AnySubscriber<Output, Failure>, subscription: (any Subscription)?)?>(nil)
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        held.withLock { $0 = (AnySubscriber(subscriber), subscriber as? any Subscription) }
+    }
+
+    /// The operator's inner, which is its subscriber upstream and its subscription downstream.
+    var inner: (any Subscription)? { held.withLock { $0?.subscription } }
+
+    func sendSubscription(_ subscription: any Subscription) {
+        held.withLock { $0?.subscriber }?.receive(subscription: subscription)
+    }
+}
+
+extension HandleEventsTests {
+    /// A cancel that reaches `handleEvents` before its upstream subscription (through the
+    /// subscriber it attached upstream, which is also its subscription) is final: no closure
+    /// runs, neither then nor when the subscription arrives; that subscription is cancelled at
+    /// once, and nothing reaches the downstream. (Combine's, in a test recorded against it, runs
+    /// `receiveCancel` at the cancel and `receiveSubscription` when the subscription arrives, and
+    /// leaves that subscription alone.)
+    @Test func aCancelBeforeTheUpstreamSubscriptionRunsNoClosure() throws {
+        let log = Locked<[String]>([])
+        let upstream = HeldPublisher<Int, Never>()
+        let recorder = Recorder(
+            for: upstream.handleEvents(
+                receiveSubscription: { _ in log.append("subscription") },
+                receiveOutput: { log.append("output \($0)") },
+                receiveCompletion: { _ in log.append("completion") },
+                receiveCancel: { log.append("cancel") },
+                receiveRequest: { log.append("request \($0)") }))
+        let inner = try #require(upstream.inner)
+        inner.cancel()
+        #expect(log.current == [])
+        let subscription = RecordingSubscription()
+        upstream.sendSubscription(subscription)
+        #expect(log.current == [])
+        #expect(subscription.events == [.cancel])
+        #expect(recorder.events == [])
+    }
+}
