@@ -119,7 +119,8 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let sequential = SequentialSubscription(
-                downstream: subscriber, name: "Retry", requestsReturnedDemand: true, traps: .valueBeforeSubscription)
+                downstream: subscriber, name: "Retry", requestsReturnedDemand: true,
+                traps: [.valueBeforeSubscription, .valueWithoutDemandFromEveryChild])
             let upstream = self.upstream
             // One attempt's completion handler; each failure with retries left subscribes again.
             func handler(remaining: Int?) -> (Subscribers.Completion<Failure>) -> SequentialSubscription<S>.Next {

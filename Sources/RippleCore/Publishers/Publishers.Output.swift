@@ -8,7 +8,7 @@ extension Publishers {
     /// CombineX's `OutputSpec`) agree with it and never show a completion waiting for an element
     /// past the range — the element that completes the range returns the downstream's demand —
     /// and code that passes on Apple platforms relies on it: GRDB's `testDeadlockPrevention` awaits
-    /// `prefix(1)`'s completion after a single value, and "Using Combine" describes `prefix(_:)` as
+    /// `prefix(1)`'s completion after a single value, and guides to Combine describe `prefix(_:)` as
     /// passing the first values, then cancelling the upstream and finishing. (OpenCombine finishes
     /// on the element after the range.) An empty range delivers nothing: the first element past
     /// the dropped ones cancels the upstream and finishes.

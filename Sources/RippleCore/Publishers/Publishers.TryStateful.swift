@@ -83,7 +83,7 @@ extension Publishers {
             let previous = PreviousValue<Output>()
             let predicate = self.predicate
             upstream.receive(subscriber:
-                StepInner.trying(downstream: subscriber, name: "TryRemoveDuplicates") { value in
+                StepInner.trying(downstream: subscriber, name: "TryRemoveDuplicates", trapsBeforeSubscription: true) { value in
                     if let last = previous.value, try predicate(last, value) { return nil }
                     previous.value = value
                     return value
@@ -199,7 +199,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let predicate = self.predicate
             upstream.receive(subscriber:
-                StepInner(downstream: subscriber, name: "TryPrefixWhile", mapFailure: { $0 }) { value in
+                StepInner(downstream: subscriber, name: "TryPrefixWhile", trapsBeforeSubscription: true, mapFailure: { $0 }) { value in
                     attempt { try predicate(value) ? .send(value) : .finish }
                 })
         }
