@@ -8,6 +8,10 @@ extension Publishers {
     /// before the second publisher emits uses up its demand. The second publisher is asked for one
     /// element and cancelled once it sends it; if it completes without an element, finished or
     /// failed, this publisher cancels the upstream and completes the same way.
+    ///
+    /// Differs from Combine: a value a broken upstream sends after the stream ended (the second
+    /// publisher completed without an element) is ignored, as every event after a completion is;
+    /// Combine traps.
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
     where Upstream.Failure == Other.Failure {
         public typealias Output = Upstream.Output
