@@ -226,9 +226,14 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
     private func childReceive(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
         lock.lock()
         if !traps.isEmpty, state.downstream != nil, generation == state.generation {
-            let early = state.current == nil
+            // As in Combine, only the first publisher's value before its subscription traps: a
+            // later one (retry's next attempt, catch's handler publisher) may send a value from
+            // inside `subscribe`, before its subscription, and it is delivered.
+            let first = generation == 0
+            let early = first && state.current == nil
             let unwanted = state.demand == .none
-            if (early && traps.contains(.valueBeforeSubscription)) || (unwanted && traps.contains(.valueWithoutDemand)) {
+                && (traps.contains(.valueWithoutDemandFromEveryChild) || (first && traps.contains(.valueWithoutDemand)))
+            if (early && traps.contains(.valueBeforeSubscription)) || unwanted {
                 lock.unlock()
                 fatalError("\(name): received a value \(early ? "before a subscription" : "without demand")")
             }
@@ -384,10 +389,14 @@ final class SequentialSubscription<Downstream: Subscriber>: Subscription, Custom
 /// operator) instead of being passed on.
 struct SequentialMisbehaviourTraps: OptionSet {
     let rawValue: Int
-    /// A value before the child's subscription (Combine's `catch`, `tryCatch`, `retry`).
+    /// A value from the first publisher before its subscription (Combine's `catch`, `tryCatch`,
+    /// `retry`; a later child's early value is delivered, as in Combine).
     static let valueBeforeSubscription = SequentialMisbehaviourTraps(rawValue: 1)
-    /// A value the downstream has not asked for (Combine's `catch`, `tryCatch`).
+    /// A value the downstream has not asked for, from the first publisher (Combine's `catch`,
+    /// `tryCatch`: the handler's publisher is not checked).
     static let valueWithoutDemand = SequentialMisbehaviourTraps(rawValue: 2)
+    /// A value the downstream has not asked for, from any child (Combine's `retry`, every attempt).
+    static let valueWithoutDemandFromEveryChild = SequentialMisbehaviourTraps(rawValue: 4)
 }
 
 /// A child of a ``SequentialSubscription``, whose completion handler a cancel takes away.

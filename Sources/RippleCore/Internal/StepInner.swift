@@ -38,8 +38,11 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
     /// Whether a request for `.none` is passed upstream instead of trapping (Combine's
     /// `measureInterval`; its filtering and `try` inners trap).
     private let passesZeroDemand: Bool
-    /// Whether a value or completion that arrives before the upstream subscription traps (Combine's
-    /// removeDuplicates, prefix(while:), tryFilter and tryCompactMap do) instead of being ignored.
+    /// Whether a value, a completion or a request that arrives before the upstream subscription
+    /// traps (Combine's removeDuplicates, tryRemoveDuplicates, prefix(while:), tryPrefix(while:),
+    /// tryFilter and tryCompactMap do) instead of being ignored. (The downstream gets this inner
+    /// only with the upstream's subscription, so a request before it comes from code that found
+    /// the inner some other way.)
     private let trapsBeforeSubscription: Bool
     /// Whether the demand the downstream returns for a value is requested of the upstream (and
     /// `.none` returned to it) rather than returned — Combine's `measureInterval`.
@@ -129,7 +132,9 @@ final class StepInner<Downstream: Subscriber, Input, UpstreamFailure: Error>: Su
 
     func request(_ demand: Subscribers.Demand) {
         require(demand > 0 || passesZeroDemand, "\(name): demand must be greater than zero (got \(demand))")
-        lock.withLock { state.upstream.subscription }?.request(demand)
+        let (upstream, early) = lock.withLock { (state.upstream.subscription, state.upstream.isAwaitingSubscription) }
+        require(!(early && trapsBeforeSubscription), "\(name): demand requested before a subscription")
+        upstream?.request(demand)
     }
 
     func cancel() {

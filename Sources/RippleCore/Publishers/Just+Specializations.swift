@@ -121,8 +121,16 @@ extension Just {
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> { self }
 
     /// The eager form of `tryRemoveDuplicates` for ``Just``: the result is computed when the operator is applied, as in Combine.
+    ///
+    /// As in Combine, the predicate is called once, with the value as both arguments, and an error
+    /// it throws becomes the result's failure (`removeDuplicates(by:)` does not call its predicate).
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(.success(output))
+        do {
+            _ = try predicate(output, output)
+            return Result<Output, any Error>.Publisher(.success(output))
+        } catch {
+            return Result<Output, any Error>.Publisher(.failure(error))
+        }
     }
 
     /// The eager form of `replaceError` for ``Just``: the result is computed when the operator is applied, as in Combine.

@@ -100,10 +100,14 @@ extension Optional.Publisher {
     }
 
     /// The eager form of `output(in:)`: the value when the range starts at 0 and is not empty.
-    /// Traps on a negative lower bound.
+    /// Traps on a negative lower bound, and, as Combine's does, on an upper bound above
+    /// `Int.max - 2` (so `output(in: 0...)` traps here).
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         let range = range.relative(to: 0..<Int.max)
         require(range.lowerBound >= 0, "output(in:): the lower bound must not be negative (got \(range.lowerBound))")
+        require(
+            range.upperBound <= Int.max - 2,
+            "output(in:): the upper bound must not be above Int.max - 2 (got \(range.upperBound))")
         return Optional<Output>.Publisher(output.flatMap { range.lowerBound == 0 && range.upperBound != 0 ? $0 : nil })
     }
 

@@ -38,6 +38,9 @@ extension Publishers {
     /// Differs from Combine: a subscriber that cancels inside `receive(_:)` gets none of the
     /// elements still held, and no completion: nothing is delivered after `cancel()` returns.
     ///
+    /// Differs from Combine: a `.customError` closure that sends the upstream another value into
+    /// the full buffer is served, and the stream fails once; Combine traps on its own lock.
+    ///
     /// A `size` of zero holds nothing: every element that cannot be delivered at once is handled
     /// by `whenFull` (with `.dropOldest` it is the element dropped), and `.keepFull` asks its
     /// upstream for `.max(0)` — as in Combine, which does not trap on it either.

@@ -11,6 +11,10 @@ extension Publishers {
     /// Differs from Combine: a handler that nests a fresh `catch` of itself without end traps with
     /// a message beginning "Ripple: the stack is nearly exhausted" instead of overflowing the
     /// stack silently.
+    ///
+    /// Differs from Combine: a second failure of a broken upstream — sent from inside the handler
+    /// call, or after the first was handled — is ignored, as every event after a completion is;
+    /// Combine traps.
     public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output
@@ -49,6 +53,10 @@ extension Publishers {
     /// with another publisher or producing a new error.
     ///
     /// Subscribes, hands out its subscription and carries demand as ``Publishers/Catch`` does.
+    ///
+    /// Differs from Combine: a second failure of a broken upstream — sent from inside the handler
+    /// call, or after the first was handled — is ignored, as every event after a completion is;
+    /// Combine traps.
     public struct TryCatch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
     where Upstream.Output == NewPublisher.Output {
         public typealias Output = Upstream.Output
@@ -119,7 +127,8 @@ extension Publishers {
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let sequential = SequentialSubscription(
-                downstream: subscriber, name: "Retry", requestsReturnedDemand: true, traps: .valueBeforeSubscription)
+                downstream: subscriber, name: "Retry", requestsReturnedDemand: true,
+                traps: [.valueBeforeSubscription, .valueWithoutDemandFromEveryChild])
             let upstream = self.upstream
             // One attempt's completion handler; each failure with retries left subscribes again.
             func handler(remaining: Int?) -> (Subscribers.Completion<Failure>) -> SequentialSubscription<S>.Next {

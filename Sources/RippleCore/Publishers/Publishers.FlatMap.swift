@@ -14,6 +14,9 @@ extension Publishers {
     /// Differs from Combine: a subscriber that cancels inside `receive(_:)` gets nothing more —
     /// not the elements still waiting here, not a completion (a drain under way when the cancel
     /// comes stops there): nothing is delivered after `cancel()` returns.
+    ///
+    /// Differs from Combine: an upstream that fails again from inside the cancel of an inner
+    /// publisher (the cancel its first failure started) fails the stream once; Combine traps.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
         public typealias Output = NewPublisher.Output

@@ -95,6 +95,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
             lock.unlock()
             return .none
         }
+        guard state.demand > 0 else {
+            // A broken upstream sent a value nobody asked for: Combine traps here too.
+            lock.unlock()
+            fatalError("ReplaceError: received a value without demand")
+        }
         state.demand -= 1
         lock.unlock()
         let more = downstream.receive(input)

@@ -220,6 +220,12 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
             lock.unlock()
             return
         }
+        if state.child == nil {
+            // A broken inner publisher: Combine traps here too (a value before the subscription
+            // is queued like any value without demand, see the type's doc comment).
+            lock.unlock()
+            fatalError("SwitchToLatest: an inner publisher sent a completion before its subscription")
+        }
         state.child = nil
         state.childRunning = false
         if case .failure(let error) = completion, state.failure == nil {

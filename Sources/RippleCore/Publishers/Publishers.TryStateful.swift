@@ -83,7 +83,7 @@ extension Publishers {
             let previous = PreviousValue<Output>()
             let predicate = self.predicate
             upstream.receive(subscriber:
-                StepInner.trying(downstream: subscriber, name: "TryRemoveDuplicates") { value in
+                StepInner.trying(downstream: subscriber, name: "TryRemoveDuplicates", trapsBeforeSubscription: true) { value in
                     if let last = previous.value, try predicate(last, value) { return nil }
                     previous.value = value
                     return value
@@ -199,7 +199,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let predicate = self.predicate
             upstream.receive(subscriber:
-                StepInner(downstream: subscriber, name: "TryPrefixWhile", mapFailure: { $0 }) { value in
+                StepInner(downstream: subscriber, name: "TryPrefixWhile", trapsBeforeSubscription: true, mapFailure: { $0 }) { value in
                     attempt { try predicate(value) ? .send(value) : .finish }
                 })
         }
@@ -299,12 +299,17 @@ extension Publisher {
     }
 
     /// Publishes a specific element, indicated by its index in the sequence of published elements.
+    ///
+    /// Finishes (and cancels the upstream) right after delivering that element, as Combine does.
     public func output(at index: Int) -> Publishers.Output<Self> {
         require(index >= 0, "output(at:): index must not be negative (got \(index))")
         return Publishers.Output(upstream: self, range: index..<(index + 1))
     }
 
     /// Publishes elements specified by their range in the sequence of published elements.
+    ///
+    /// Finishes (and cancels the upstream) right after delivering the range's last element, as
+    /// Combine does.
     public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
         Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
     }

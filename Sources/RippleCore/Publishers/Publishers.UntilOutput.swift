@@ -8,6 +8,10 @@ extension Publishers {
     /// before the second publisher emits uses up its demand. The second publisher is asked for one
     /// element and cancelled once it sends it; if it completes without an element, finished or
     /// failed, this publisher cancels the upstream and completes the same way.
+    ///
+    /// Differs from Combine: a value a broken upstream sends after the stream ended (the second
+    /// publisher completed without an element) is ignored, as every event after a completion is;
+    /// Combine traps.
     public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
     where Upstream.Failure == Other.Failure {
         public typealias Output = Upstream.Output
@@ -40,7 +44,8 @@ extension Publishers {
     /// As in Combine, the second publisher is subscribed first, then the upstream; the subscriber
     /// gets this publisher's subscription when the upstream's arrives, and its requests go upstream
     /// unchanged. The second publisher is asked for one element. Its completion (finished or
-    /// failed) only means it will never trigger: elements keep flowing.
+    /// failed) only means it will never trigger: elements keep flowing, also when the second
+    /// publisher (breaking the protocol) sends an element after completing.
     ///
     /// Differs from Combine: its subscription describes itself as "PrefixUntilOutput"; Combine's
     /// shows a longer name that contains it.
@@ -94,6 +99,9 @@ private struct UntilOutputState<Downstream: Subscriber> {
     /// drop: what the downstream asked for before the upstream's subscription arrived.
     var pendingDemand = Subscribers.Demand.none
     var triggered = false
+    /// The trigger completed: an element it sends after that is ignored (events after a
+    /// completion are).
+    var triggerEnded = false
     /// prefix: the downstream has this subscription.
     var handedDown = false
 }
@@ -130,7 +138,7 @@ private class UntilOutputInnerBase<Downstream: Subscriber>: TurnStorage<UntilOut
     /// gone), and whether the downstream had this subscription by then.
     final func markTriggered() -> (fired: Bool, handedDown: Bool) {
         lock.lock()
-        guard state.downstream != nil, !state.triggered else {
+        guard state.downstream != nil, !state.triggered, !state.triggerEnded else {
             lock.unlock()
             return (false, false)
         }
@@ -217,6 +225,7 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: UntilOutputInn
     func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
         let fired = lock.withLock {
             state.trigger = .terminal
+            state.triggerEnded = true
             return state.triggered
         }
         // A trigger that ends without an element ends the stream, as in Combine.
@@ -306,8 +315,12 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
     }
 
     func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>) {
-        // The trigger can no longer fire; nothing else changes.
-        lock.withLock { state.trigger = .terminal }
+        // The trigger can no longer fire (an element it sends after its completion is ignored);
+        // nothing else changes.
+        lock.withLock {
+            state.trigger = .terminal
+            state.triggerEnded = true
+        }
     }
 
     // MARK: Upstream

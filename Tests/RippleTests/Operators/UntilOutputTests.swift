@@ -119,6 +119,22 @@ import Testing
         #expect(recorder.events == [.subscription, .value(1), .finished])
     }
 
+    @Test func aTriggerElementAfterTheTriggersCompletionIsIgnored() {
+        // Events after a completion are ignored: a broken trigger that finishes without an
+        // element and then sends one does not end the stream.
+        for completion in [Subscribers.Completion<TestError>.finished, .failure(TestError())] {
+            let upstream = ManualPublisher<Int, Never>()
+            let trigger = ManualPublisher<Int, TestError>()
+            let recorder = Recorder(for: upstream.prefix(untilOutputFrom: trigger))
+            trigger.send(completion: completion)
+            trigger.send(0)
+            #expect(!upstream.subscription.cancelled)
+            upstream.send(1)
+            upstream.send(completion: .finished)
+            #expect(recorder.events == [.subscription, .value(1), .finished])
+        }
+    }
+
     // Combine's order: the trigger is subscribed first, then the upstream; the downstream gets its
     // subscription (described "PrefixUntilOutput") when the upstream's arrives, and its requests go
     // upstream unchanged.

@@ -39,4 +39,27 @@ import Testing
         #expect(Just(1) != Just(2))
         #expect(Just(3).output == 3)
     }
+
+    // As recorded against Combine (OpenCombine's JustTests.testTryRemoveDuplicatesOperatorSpecialization
+    // and testRemoveDuplicatesOperatorSpecialization): the throwing form calls its predicate once
+    // and fails with what it throws; the plain form does not call its predicate.
+    @Test func tryRemoveDuplicatesCallsItsPredicateOnce() {
+        let calls = Locked(0)
+        let passing = Just(44).tryRemoveDuplicates { (_: Int, _: Int) in
+            calls.withLock { $0 += 1 }
+            return true
+        }
+        #expect((try? passing.result.get()) == 44)
+        let failing = Just(44).tryRemoveDuplicates { (_: Int, _: Int) -> Bool in
+            calls.withLock { $0 += 1 }
+            throw TestError(id: 7)
+        }
+        #expect(throws: TestError(id: 7)) { try failing.result.get() }
+        #expect(calls.current == 2)
+        _ = Just(44).removeDuplicates { (_: Int, _: Int) in
+            calls.withLock { $0 += 1 }
+            return true
+        }
+        #expect(calls.current == 2)
+    }
 }

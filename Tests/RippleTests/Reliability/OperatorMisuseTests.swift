@@ -8,6 +8,9 @@ import Testing
     enum Misuse: String, CaseIterable, Codable, Sendable {
         case noneFromDrop, noneFromDropWhile, noneFromPrefixWhile, noneFromRemoveDuplicates, noneFromTryMap
         case noneFromTryFilter, noneFromFirst, noneFromCollect, noneFromComparison
+        /// OptionalPublisherTests.testOutputInRangeOperatorSpecializationCrashesOnTooBigUpperBound,
+        /// recorded against Combine: `0 ..< (.max - 2)` is accepted, `0 ..< (.max - 1)` traps.
+        case tooLargeUpperBoundIntoOptionalOutputIn
 
         var message: String {
             switch self {
@@ -20,6 +23,8 @@ import Testing
             case .noneFromFirst: "First: demand must be greater than zero (got max(0))"
             case .noneFromCollect: "Collect: demand must be greater than zero (got max(0))"
             case .noneFromComparison: "Comparison: demand must be greater than zero (got max(0))"
+            case .tooLargeUpperBoundIntoOptionalOutputIn:
+                "output(in:): the upper bound must not be above Int.max - 2 (got \(Int.max - 1))"
             }
         }
 
@@ -45,6 +50,7 @@ import Testing
             case .noneFromFirst: requestNone(subject.first())
             case .noneFromCollect: requestNone(subject.collect())
             case .noneFromComparison: requestNone(subject.min())
+            case .tooLargeUpperBoundIntoOptionalOutputIn: _ = Optional(12).publisher.output(in: 0..<(Int.max - 1))
             }
         }
     }
@@ -56,5 +62,9 @@ import Testing
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(output.contains(misuse.message), "\(misuse): stderr was \(output.suffix(300))")
+    }
+
+    @Test func optionalOutputInAcceptsTheLargestUpperBoundCombineDoes() {
+        #expect(Optional(12).publisher.output(in: 0..<(Int.max - 2)).output == 12)
     }
 }

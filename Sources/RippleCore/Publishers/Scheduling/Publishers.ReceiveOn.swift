@@ -35,6 +35,9 @@ extension Publishers {
     ///
     /// Subscribing to the upstream, requests and cancellation are scheduled on `scheduler`; values
     /// and completion are delivered synchronously, on whatever thread the upstream uses.
+    ///
+    /// Differs from Combine: a request made from inside the upstream's handling of a request (on
+    /// `ImmediateScheduler`, say) is passed on in turn; Combine traps on its own lock.
     public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure

@@ -6,6 +6,9 @@ extension Publishers {
     /// Combine), and restarts with every element. When it runs out, the
     /// upstream is cancelled and the publisher finishes — or fails with `customError()`, if given.
     /// Requests go straight to the upstream; values are delivered on the scheduler.
+    ///
+    /// Differs from Combine: on `ImmediateScheduler` it times out at once, during the
+    /// subscription; Combine traps on its own lock.
     public struct Timeout<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
