@@ -17,8 +17,18 @@ struct AppleExpectation: Sendable {
 let appleExpectations: [AppleExpectation] = [
     AppleExpectation(
         name: "Apple's zip asks every upstream for the demand returned for a tuple (swapped in, compared up to that request)",
-        rewrite: zipAsksEveryUpstreamForTheReturnedDemand)
+        rewrite: zipAsksEveryUpstreamForTheReturnedDemand),
 ]
+    // Enabled with Ripple's prefix/output fix (they finished one element late, as OpenCombine).
+    + (rippleFinishesPrefixRightAfterTheRange
+        ? [
+            AppleExpectation(
+                name: "Apple's prefix and output finish right after the range's last element (swapped in, compared up to that completion)",
+                rewrite: prefixFinishesRightAfterTheLastElement)
+        ] : [])
+
+/// Whether Ripple's `prefix`/`output` finish at Apple's moment (the fix that swaps it in).
+let rippleFinishesPrefixRightAfterTheRange = false
 
 /// OpenCombine's history with Apple's expectations swapped in, Ripple's cut where a swap leaves no
 /// reference, and the names of the swaps made.
@@ -119,6 +129,75 @@ private func zipAsksEveryUpstreamForTheReturnedDemand(_ c: Case, _ events: [Stri
         let request = "\(other) request \(demand)"
         if index + 1 < events.count, events[index + 1] == request { continue }
         return (Array(events[...index]) + [request], true)
+    }
+    return nil
+}
+
+/// Combine's `prefix(_:)`, `output(at:)` and `output(in:)` cancel their upstream and finish right
+/// after the range's last element is delivered; OpenCombine (like Ripple before) waits for the
+/// next element to arrive. Apple-recorded: OpenCombine's own PrefixTests/OutputTests, run against
+/// Combine, never see a completion wait for an element past the range, and GRDB's
+/// `testDeadlockPrevention` (passing on Apple platforms in its CI) awaits `prefix(1)`'s
+/// completion after a single value. Swapped in: once the range's last element has been delivered
+/// below the operator and the return reached it (at the nearest probe below, or the subscriber,
+/// with only operators between that pass values, demand and completions on as they are), the
+/// probe right above it (if any, and still subscribed) is cancelled, and `.finished` goes down
+/// each probe below and to the subscriber. What follows is no reference: both histories are
+/// compared up to that completion. Only with one such operator, a nonempty range, and a plain
+/// recording subscriber.
+@Sendable
+private func prefixFinishesRightAfterTheLastElement(_ c: Case, _ events: [String]) -> (events: [String], cut: Bool)? {
+    let ranged = c.ops.indices.compactMap { i -> (at: Int, count: Int)? in
+        switch c.ops[i] {
+        case .prefix(let n): (i, n)
+        case .outputAt: (i, 1)
+        case .outputIn(let a, let b): (i, max(0, b - a))
+        default: nil
+        }
+    }
+    guard ranged.count == 1, let (at, count) = ranged.first, count > 0,
+        c.wrap == .none || c.wrap == .anySubscriber
+    else { return nil }
+    guard c.ops[(at + 1)...].allSatisfy({ $0 == .probe || [.mapError, .eraseToAnyPublisher, .mapKeyPath].contains($0) || {
+        if case .map = $0 { return true } else { return false }
+    }($0) }) else { return nil }
+    let k = c.ops[..<at].filter { $0 == .probe }.count
+    let above: String? = at > 0 && c.ops[at - 1] == .probe ? "P\(k)" : nil
+    let belowProbes = (k + 1)...(k + c.ops[(at + 1)...].filter { $0 == .probe }.count + 1)
+    let nearest = c.ops.indices.contains(at + 1) && c.ops[at + 1] == .probe ? "P\(k + 1)" : "S"
+    // The last probe (c.ops' probes below + 1) stands for nothing: the subscriber is "S".
+    let probesBelow = belowProbes.dropLast().map { "P\($0)" }
+    var delivered = 0
+    var aboveLive = false
+    for (index, event) in events.enumerated() {
+        let parts = event.split(separator: " ")
+        guard parts.count >= 2 else { continue }
+        if let above, parts[0] == above {
+            if parts[1] == "got" { aboveLive = true }
+            if parts[1] == "completion" || parts[1] == "cancel" { aboveLive = false }
+        }
+        // Anything ending the stream first leaves nothing to swap.
+        if parts[0] == "S", parts[1] == "completion" || parts[1] == "cancels" { return nil }
+        if event == "do cancel()" { return nil }
+        let returned: Bool
+        if nearest == "S" {
+            if parts[0] == "S", parts[1] == "value" { delivered += 1 }
+            returned = parts[0] == "S" && parts[1] == "returns"
+        } else {
+            let isValue = parts[0] == nearest && parts[1] == "value"
+            if isValue, !event.contains(" returned ") { delivered += 1 }
+            returned = isValue && event.contains(" returned ")
+        }
+        guard returned, delivered == count else { continue }
+        // OpenCombine finishing there already (the upstream completed with the last element).
+        if index + 1 < events.count, events[index + 1].hasSuffix("cancel") || events[index + 1].contains(" completion ") {
+            return nil
+        }
+        var swapped = Array(events[...index])
+        if let above, aboveLive { swapped.append("\(above) cancel") }
+        swapped += probesBelow.map { "\($0) completion finished" }
+        swapped.append("S completion finished")
+        return (swapped, true)
     }
     return nil
 }
