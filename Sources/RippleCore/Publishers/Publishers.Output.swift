@@ -1,8 +1,17 @@
 extension Publishers {
     /// A publisher that publishes elements specified by a range in the sequence of published elements.
     ///
-    /// Elements before the range are dropped (each returns `.max(1)` upstream); once the range is
-    /// exhausted the upstream is cancelled and the publisher finishes.
+    /// Elements before the range are dropped (each returns `.max(1)` upstream). Right after the
+    /// range's last element is delivered, the upstream is cancelled and the publisher finishes —
+    /// `subject.prefix(1)` finishes as the first value is sent, without waiting for a second.
+    /// This is Combine's moment. The tests recorded against Combine (OpenCombine's `OutputTests`,
+    /// CombineX's `OutputSpec`) agree with it and never show a completion waiting for an element
+    /// past the range — the element that completes the range returns the downstream's demand —
+    /// and code that passes on Apple platforms relies on it: GRDB's `testDeadlockPrevention` awaits
+    /// `prefix(1)`'s completion after a single value, and "Using Combine" describes `prefix(_:)` as
+    /// passing the first values, then cancelling the upstream and finishing. (OpenCombine finishes
+    /// on the element after the range.) An empty range delivers nothing: the first element past
+    /// the dropped ones cancels the upstream and finishes.
     public struct Output<Upstream: Publisher>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -30,6 +39,9 @@ extension Publishers.Output: Equatable where Upstream: Equatable {}
 extension Publisher {
     /// Republishes elements up to the specified maximum count, then finishes.
     ///
+    /// The completion (and the upstream's cancel) come right after the `maxLength`-th element is
+    /// delivered, as in Combine: `subject.prefix(1)` finishes as the subject sends its first value.
+    ///
     /// ```swift
     /// let cancellable = (1...10).publisher.prefix(2).sink { print($0) }
     /// // Prints "1", "2"
@@ -42,9 +54,10 @@ extension Publisher {
 
 /// Counts elements against a range; it is the downstream's subscription (as in Combine).
 ///
-/// Combine's moment of finishing: elements before the range return `.max(1)` upstream; the
-/// element *after* the range's last one cancels the upstream and finishes (so `prefix(2)` over a
-/// subject finishes when a third value is sent, not right after the second).
+/// Elements before the range return `.max(1)` upstream. The range's last element is delivered and
+/// then, right after the downstream returns from it, the upstream is cancelled and the publisher
+/// finishes (so `prefix(2)` over a subject finishes as the second value is sent). An empty range
+/// delivers nothing and finishes on the first element past the dropped ones.
 private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
@@ -94,17 +107,29 @@ private final class OutputInner<Downstream: Subscriber>: Subscriber, Subscriptio
             remainingUntilStart -= 1
             return .max(1)
         }
-        if remainingCount > 0 {
-            remainingCount -= 1
-            return downstream.receive(input)
+        guard remainingCount > 0 else {
+            finish()
+            return .none
         }
+        remainingCount -= 1
+        let demand = downstream.receive(input)
+        if remainingCount == 0 { finish() }
+        return demand
+    }
+
+    /// The range is exhausted: cancels the upstream and finishes, unless the downstream cancelled
+    /// meanwhile (then nothing is left to finish).
+    private func finish() {
         lock.lock()
+        guard case .subscribed = state.upstream, let downstream = state.downstream else {
+            lock.unlock()
+            return
+        }
         let upstream = state.upstream.terminate()
         state.downstream = nil
         lock.unlock()
         upstream?.cancel()
         downstream.receive(completion: .finished)
-        return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {

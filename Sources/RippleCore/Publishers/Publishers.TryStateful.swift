@@ -299,12 +299,17 @@ extension Publisher {
     }
 
     /// Publishes a specific element, indicated by its index in the sequence of published elements.
+    ///
+    /// Finishes (and cancels the upstream) right after delivering that element, as Combine does.
     public func output(at index: Int) -> Publishers.Output<Self> {
         require(index >= 0, "output(at:): index must not be negative (got \(index))")
         return Publishers.Output(upstream: self, range: index..<(index + 1))
     }
 
     /// Publishes elements specified by their range in the sequence of published elements.
+    ///
+    /// Finishes (and cancels the upstream) right after delivering the range's last element, as
+    /// Combine does.
     public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
         Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
     }
