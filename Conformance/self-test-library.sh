@@ -28,6 +28,7 @@ defects=(
   "bufferDropsItsLastHeldElement|Sources/RippleCore/Publishers/Publishers.Buffer.swift|        state.completion = completion|        state.completion = completion; if !state.buffer.isEmpty { state.buffer.storage.removeLast() }"
   "assignToPublishedReleaseCancelsNothing|Sources/RippleCore/ObservableObject/Publisher+AssignToPublished.swift|        box.keep(AnyCancellable(object: subscriber))|        box.keep(AnyCancellable { withExtendedLifetime(subscriber) {} })"
   "throttleLatestInverted|Sources/RippleCore/Publishers/Scheduling/Publishers.Throttle.swift|                if latest { state.extra.pending = input }|                if !latest { state.extra.pending = input }"
+  "prefixFinishesOneElementLate|Sources/RippleCore/Publishers/Publishers.Output.swift|        if remainingCount == 0 { finish() }|        if remainingCount < 0 { finish() }"
 )
 
 copy() {

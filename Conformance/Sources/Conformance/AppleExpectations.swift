@@ -4,6 +4,8 @@
 // "identical"). Applied to every case before the histories are compared; a swap that leaves no
 // reference after it cuts both histories there (Conformance/README.md, "Apple's expectations").
 import ConformanceModel
+import OpenCombineRunner
+import RippleRunner
 
 /// One rewrite of OpenCombine's history into Apple's.
 struct AppleExpectation: Sendable {
@@ -28,7 +30,7 @@ let appleExpectations: [AppleExpectation] = [
         ] : [])
 
 /// Whether Ripple's `prefix`/`output` finish at Apple's moment (the fix that swaps it in).
-let rippleFinishesPrefixRightAfterTheRange = false
+let rippleFinishesPrefixRightAfterTheRange = true
 
 /// OpenCombine's history with Apple's expectations swapped in, Ripple's cut where a swap leaves no
 /// reference, and the names of the swaps made.
@@ -133,71 +135,200 @@ private func zipAsksEveryUpstreamForTheReturnedDemand(_ c: Case, _ events: [Stri
     return nil
 }
 
+/// Whether `op` passes a cancel straight up (the probes above it see it at once): every operator
+/// but `subscribe(on:)` (which cancels on its scheduler) and `zip` (the order it cancels its two
+/// upstreams in is not recorded).
+private func forwardsCancel(_ op: Op) -> Bool {
+    switch op {
+    case .subscribeOnVirtual, .zipWith: false
+    default: true
+    }
+}
+
+/// Whether `op` passes values and `.finished` on as they come (one value for one, at once).
+private func passesValuesAndFinished(_ op: Op) -> Bool {
+    switch op {
+    case .probe, .map, .mapError, .eraseToAnyPublisher, .mapKeyPath, .handleEvents: true
+    default: false
+    }
+}
+
 /// Combine's `prefix(_:)`, `output(at:)` and `output(in:)` cancel their upstream and finish right
 /// after the range's last element is delivered; OpenCombine (like Ripple before) waits for the
-/// next element to arrive. Apple-recorded: OpenCombine's own PrefixTests/OutputTests, run against
-/// Combine, never see a completion wait for an element past the range, and GRDB's
-/// `testDeadlockPrevention` (passing on Apple platforms in its CI) awaits `prefix(1)`'s
+/// next element to arrive. Apple-recorded: OpenCombine's own OutputTests (run against Combine)
+/// and CombineX's OutputSpec never see a completion wait for an element past the range, and
+/// GRDB's `testDeadlockPrevention` (passing on Apple platforms in its CI) awaits `prefix(1)`'s
 /// completion after a single value. Swapped in: once the range's last element has been delivered
-/// below the operator and the return reached it (at the nearest probe below, or the subscriber,
-/// with only operators between that pass values, demand and completions on as they are), the
-/// probe right above it (if any, and still subscribed) is cancelled, and `.finished` goes down
-/// each probe below and to the subscriber. What follows is no reference: both histories are
-/// compared up to that completion. Only with one such operator, a nonempty range, and a plain
-/// recording subscriber.
+/// below the operator and the delivery returned (the nearest probe below's "returned" line, the
+/// subscriber's return, or — for a sink or an `assign` — the value itself), the probes above it
+/// still subscribed are cancelled (from the operator up, as far as operators that pass a cancel
+/// straight up reach), then `.finished` goes down each probe below and to the subscriber (for
+/// `assign(to:on:)`, its object's release). Where an operator below does something of its own with
+/// values or the completion (`buffer`, `reduce`, …), only a probe right below the operator shows
+/// the moment: both histories are compared up to that probe's return. What follows is no
+/// reference: both histories are compared up to the swapped-in completion. Only with one such
+/// operator and a nonempty range.
 @Sendable
 private func prefixFinishesRightAfterTheLastElement(_ c: Case, _ events: [String]) -> (events: [String], cut: Bool)? {
-    let ranged = c.ops.indices.compactMap { i -> (at: Int, count: Int)? in
+    let ranged = rangedOperators(c)
+    guard !ranged.isEmpty else { return nil }
+    if ranged.count == 1, let (at, count) = ranged.first,
+        c.ops[(at + 1)...].allSatisfy(passesValuesAndFinished)
+            || (c.ops.indices.contains(at + 1) && c.ops[at + 1] == .probe)
+    {
+        return rangeMoment(c, at: at, count: count, events)
+    }
+    // Where an operator below does something of its own with values or the completion and no probe
+    // sits right below (or there are several such operators): the case runs again with a probe
+    // right below each, "PR…", where the moment is seen; there Ripple must match Apple's moment
+    // (the earliest one's), and the case's own histories are compared up to that point (the
+    // events before it, in the probed run, without the added probes' lines).
+    var probed = c
+    probed.ops = []
+    var added: Set<String> = []
+    var probes = 0
+    var positions: [(at: Int, count: Int)] = []
+    for (i, op) in c.ops.enumerated() {
+        probed.ops.append(op)
+        if op == .probe { probes += 1 }
+        if let range = ranged.first(where: { $0.at == i }) {
+            positions.append((probed.ops.count - 1, range.count))
+            probed.ops.append(.probe)
+            probes += 1
+            added.insert("P\(probes)")
+        }
+    }
+    let openCombine = OpenCombineRunner.Runner.run(probed)
+    let ripple = RippleRunner.Runner.run(probed)
+    let moments = positions.compactMap { rangeMoment(probed, at: $0.at, count: $0.count, openCombine) }
+    // The earliest moment: where its swap parts from OpenCombine's history.
+    let parting = { (m: (events: [String], cut: Bool)) in zip(m.events, openCombine).prefix { $0 == $1 }.count }
+    guard let earliest = moments.min(by: { parting($0) < parting($1) }),
+        Array(ripple.prefix(earliest.events.count)) == earliest.events
+    else { return nil }
+    // The probed run's events before the moment, the added probes' lines out and the probes below
+    // them renumbered: the case's own events up to there.
+    let before = earliest.events.filter { !added.contains(String($0.prefix { $0 != " " })) }
+    func renumbered(_ events: [String]) -> [String] {
+        events.map { event in
+            guard event.hasPrefix("P"), let n = Int(event.dropFirst().prefix { $0 != " " }) else { return event }
+            let shift = added.filter { Int($0.dropFirst())! < n }.count
+            return "P\(n - shift)" + event.drop { $0 != " " }
+        }
+    }
+    // The subscription a party below an added probe got is described as the probe: the case's own
+    // history names what it really got, in order.
+    func described(_ lines: [String]) -> [String] {
+        var got: [Substring: [String]] = [:]
+        for event in events where event.contains(" got subscription ") {
+            got[event.prefix { $0 != " " }, default: []].append(event)
+        }
+        return lines.map { line in
+            guard line.contains(" got subscription "), var mine = got[line.prefix { $0 != " " }], !mine.isEmpty
+            else { return line }
+            let original = mine.removeFirst()
+            got[line.prefix { $0 != " " }] = mine
+            return original
+        }
+    }
+    // Up to the moment the case's own OpenCombine history is the probed one without those lines.
+    let swapped = described(renumbered(before))
+    let unchanged = described(renumbered(openCombine.prefix(earliest.events.count).filter {
+        !added.contains(String($0.prefix { $0 != " " }))
+    }))
+    let agreed = zip(swapped, unchanged).prefix { $0 == $1 }.count
+    guard !swapped.isEmpty, Array(events.prefix(agreed)) == Array(swapped.prefix(agreed)) else { return nil }
+    return (swapped, true)
+}
+
+/// The operators that keep a range of elements (`prefix`, `output`): where, and how many.
+private func rangedOperators(_ c: Case) -> [(at: Int, count: Int)] {
+    c.ops.indices.compactMap { i -> (at: Int, count: Int)? in
         switch c.ops[i] {
-        case .prefix(let n): (i, n)
+        case .prefix(let n): n > 0 ? (i, n) : nil
         case .outputAt: (i, 1)
-        case .outputIn(let a, let b): (i, max(0, b - a))
+        case .outputIn(let a, let b): b > a ? (i, b - a) : nil
         default: nil
         }
     }
-    guard ranged.count == 1, let (at, count) = ranged.first, count > 0,
-        c.wrap == .none || c.wrap == .anySubscriber
-    else { return nil }
-    guard c.ops[(at + 1)...].allSatisfy({ $0 == .probe || [.mapError, .eraseToAnyPublisher, .mapKeyPath].contains($0) || {
-        if case .map = $0 { return true } else { return false }
-    }($0) }) else { return nil }
+}
+
+/// OpenCombine's history with Apple's moment swapped in for the ranged operator at `at`, cut
+/// after it; `nil` where the moment never comes (or the stream ends first).
+private func rangeMoment(_ c: Case, at: Int, count: Int, _ events: [String]) -> (events: [String], cut: Bool)? {
     let k = c.ops[..<at].filter { $0 == .probe }.count
-    let above: String? = at > 0 && c.ops[at - 1] == .probe ? "P\(k)" : nil
-    let belowProbes = (k + 1)...(k + c.ops[(at + 1)...].filter { $0 == .probe }.count + 1)
-    let nearest = c.ops.indices.contains(at + 1) && c.ops[at + 1] == .probe ? "P\(k + 1)" : "S"
-    // The last probe (c.ops' probes below + 1) stands for nothing: the subscriber is "S".
-    let probesBelow = belowProbes.dropLast().map { "P\($0)" }
+    let passes = c.ops[(at + 1)...].allSatisfy(passesValuesAndFinished)
+    let probeRightBelow = c.ops.indices.contains(at + 1) && c.ops[at + 1] == .probe
+    let probesBelow = (0..<c.ops[(at + 1)...].filter { $0 == .probe }.count).map { "P\(k + 1 + $0)" }
+    // The probes above that see the cancel at once: from the operator up, through operators that
+    // pass a cancel straight up.
+    var above: [String] = []
+    var n = k
+    var i = at - 1
+    while i >= 0, forwardsCancel(c.ops[i]) {
+        if c.ops[i] == .probe {
+            above.append("P\(n)")
+            n -= 1
+        }
+        i -= 1
+    }
+    // The line that marks the range's last delivery.
+    let nearest: String
+    var skip = 0
+    if probeRightBelow {
+        nearest = "P\(k + 1)"
+    } else {
+        switch c.wrap {
+        case .assign: nearest = "A"
+        case .assignPublished:
+            nearest = "A"
+            skip = 1  // the property's initial value
+        default: nearest = "S"
+        }
+    }
+    let subscriberReturns = c.wrap == .none || c.wrap == .anySubscriber || c.wrap == .subject
     var delivered = 0
-    var aboveLive = false
+    var live: Set<String> = []
     for (index, event) in events.enumerated() {
         let parts = event.split(separator: " ")
         guard parts.count >= 2 else { continue }
-        if let above, parts[0] == above {
-            if parts[1] == "got" { aboveLive = true }
-            if parts[1] == "completion" || parts[1] == "cancel" { aboveLive = false }
-        }
+        let party = String(parts[0])
+        if parts[1] == "got" { live.insert(party) }
+        if parts[1] == "completion" || parts[1] == "cancel" { live.remove(party) }
         // Anything ending the stream first leaves nothing to swap.
-        if parts[0] == "S", parts[1] == "completion" || parts[1] == "cancels" { return nil }
-        if event == "do cancel()" { return nil }
-        let returned: Bool
-        if nearest == "S" {
-            if parts[0] == "S", parts[1] == "value" { delivered += 1 }
-            returned = parts[0] == "S" && parts[1] == "returns"
-        } else {
-            let isValue = parts[0] == nearest && parts[1] == "value"
-            if isValue, !event.contains(" returned ") { delivered += 1 }
-            returned = isValue && event.contains(" returned ")
-        }
-        guard returned, delivered == count else { continue }
-        // OpenCombine finishing there already (the upstream completed with the last element).
-        if index + 1 < events.count, events[index + 1].hasSuffix("cancel") || events[index + 1].contains(" completion ") {
+        if (party == "S" && (parts[1] == "completion" || parts[1] == "cancels")) || event == "do cancel()"
+            || event == "A released" || (party == nearest && parts[1] == "completion")
+        {
             return nil
         }
+        let marks: Bool
+        if nearest.hasPrefix("P") {
+            let isValue = party == nearest && parts[1] == "value"
+            if isValue, !event.contains(" returned ") { delivered += 1 }
+            marks = isValue && event.contains(" returned ")
+        } else if nearest == "S" {
+            if party == "S", parts[1] == "value" { delivered += 1 }
+            marks = subscriberReturns ? party == "S" && parts[1] == "returns" : party == "S" && parts[1] == "value"
+        } else {
+            if party == "A", parts[1] == "value" { delivered += 1 }
+            marks = party == "A" && parts[1] == "value"
+        }
+        guard marks, delivered - skip == count else { continue }
         var swapped = Array(events[...index])
-        if let above, aboveLive { swapped.append("\(above) cancel") }
+        swapped += above.filter(live.contains).map { "\($0) cancel" }
+        guard passes else {
+            // An operator below acts on the completion: the probe right below shows it arrive.
+            swapped.append("P\(k + 1) completion finished")
+            return (swapped, true)
+        }
         swapped += probesBelow.map { "\($0) completion finished" }
-        swapped.append("S completion finished")
+        switch c.wrap {
+        case .assign: swapped.append("A released")
+        case .assignPublished: break
+        default: swapped.append("S completion finished")
+        }
         return (swapped, true)
     }
     return nil
 }
+
