@@ -6,7 +6,9 @@
 #
 #   bash Conformance/self-test-library.sh            # every defect, seeds 0–9,999 (--extended)
 #   bash Conformance/self-test-library.sh zipAsksOnlyTheSender   # one defect
-#   SEEDS=10000 bash Conformance/self-test-library.sh
+#   SEEDS=3000 bash Conformance/self-test-library.sh  # fewer seeds
+#   WITH_QUICK_RUN=1 bash Conformance/self-test-library.sh  # CI: also the quick extended run and
+#                                                           # --self-test, on the clean debug build
 #
 # The scratch copy lives in Conformance/.build/library-self-test (SCRATCH to move it): its
 # Conformance package's `..` is the copy, so its Ripple is the patched one. The clean copy is built
@@ -89,8 +91,16 @@ bin() { echo "$(swift build --package-path "$scratch/repo/Conformance" --show-bi
 
 started=$SECONDS
 copy
-echo "== clean copy: build and fingerprint Ripple's histories ($seeds extended seeds)"
+echo "== clean copy: build, fingerprint Ripple's histories ($seeds extended seeds)"
 t=$SECONDS; build; echo "   built in $((SECONDS - t)) s"
+if [[ -n ${WITH_QUICK_RUN:-} && -z $only ]]; then
+  # CI: the quick extended run and the runner's own self-test on the same (debug) build; their
+  # verdicts match the release build's (Conformance/README.md).
+  echo "== the quick extended run (the clean copy)"
+  "$(bin)" --quick --extended
+  echo "== the runner's self-test (defects planted in the runner's model of the pipeline)"
+  "$(bin)" --self-test
+fi
 "$(bin)" --record-clean "$scratch/clean.txt" --count "$seeds" --extended
 
 failed=0

@@ -168,20 +168,32 @@ let knownDeviations: [KnownDeviation] = [
             return parts.count == 2 && parts[0].hasPrefix("P") && parts[1] == "cancel"
         }
         // Every probe still subscribed when the object went is cancelled then, from the subscriber
-        // up (a zip's partner aside: the order zip cancels its upstreams in is not recorded).
-        var live: Set<Int> = []
+        // up as far as the cancel goes at once (not past a `subscribe(on:)`, which cancels on its
+        // scheduler, nor a zip with its partner still subscribed: the order zip cancels its
+        // upstreams in is not recorded).
+        var live: Set<String> = []
         for event in events[..<released] {
             let parts = event.split(separator: " ")
             guard parts.count >= 2, parts[0].hasPrefix("P") else { continue }
-            guard let n = Int(parts[0].dropFirst()) else {
-                if parts[1] == "got" { return events }  // a zip's partner
-                continue
+            if parts[1] == "got" { live.insert(String(parts[0])) }
+            if parts[1] == "completion" || parts[1] == "cancel" { live.remove(String(parts[0])) }
+        }
+        var reached: [String] = []
+        var n = c.ops.filter { $0 == .probe }.count
+        for op in c.ops.reversed() {
+            if op == .subscribeOnVirtual { break }
+            if case .zipWith = op {
+                if live.contains("PZ1") { return events }
+                break
             }
-            if parts[1] == "got" { live.insert(n) }
-            if parts[1] == "completion" || parts[1] == "cancel" { live.remove(n) }
+            if op == .probe {
+                reached.append("P\(n)")
+                n -= 1
+            }
         }
         let after = events[(released + 1)...]
-        return Array(events[...released]) + live.sorted(by: >).map { "P\($0) cancel" } + after.filter { !isCancel($0) }
+        return Array(events[...released]) + reached.filter(live.contains).map { "\($0) cancel" }
+            + after.filter { !isCancel($0) }
     },
     // Narrowed to what Combine documents: a request made after `cancel()` delivers nothing
     // (`Cancellable.cancel()`: "request that your publisher stop calling its downstream
