@@ -289,12 +289,19 @@ private func rangeMoment(_ c: Case, at: Int, count: Int, _ events: [String]) -> 
     let subscriberReturns = c.wrap == .none || c.wrap == .anySubscriber || c.wrap == .subject
     var delivered = 0
     var live: Set<String> = []
+    // A subscriber behind a subject that cancelled leaves the pipeline running: it just gets
+    // nothing more.
+    var subscriberGone = false
     for (index, event) in events.enumerated() {
         let parts = event.split(separator: " ")
         guard parts.count >= 2 else { continue }
         let party = String(parts[0])
         if parts[1] == "got" { live.insert(party) }
         if parts[1] == "completion" || parts[1] == "cancel" { live.remove(party) }
+        if c.wrap == .subject, event == "do cancel()" || (party == "S" && parts[1] == "cancels") {
+            subscriberGone = true
+            continue
+        }
         // Anything ending the stream first leaves nothing to swap.
         if (party == "S" && (parts[1] == "completion" || parts[1] == "cancels")) || event == "do cancel()"
             || event == "A released" || (party == nearest && parts[1] == "completion")
@@ -326,7 +333,7 @@ private func rangeMoment(_ c: Case, at: Int, count: Int, _ events: [String]) -> 
         // `assign(to:on:)` lets its object go on completion, but when the release is logged
         // depends on who else holds it: compared up to the cancels and the probes' completions.
         case .assign, .assignPublished: break
-        default: swapped.append("S completion finished")
+        default: if !subscriberGone { swapped.append("S completion finished") }
         }
         return (swapped, true)
     }

@@ -169,7 +169,7 @@ let knownDeviations: [KnownDeviation] = [
         }
         // Every probe still subscribed when the object went is cancelled then, from the subscriber
         // up as far as the cancel goes at once (not past a `subscribe(on:)`, which cancels on its
-        // scheduler, nor a zip with its partner still subscribed: the order zip cancels its
+        // scheduler; not where a zip's partner is still subscribed: the order zip cancels its
         // upstreams in is not recorded).
         var live: Set<String> = []
         for event in events[..<released] {
@@ -182,10 +182,7 @@ let knownDeviations: [KnownDeviation] = [
         var n = c.ops.filter { $0 == .probe }.count
         for op in c.ops.reversed() {
             if op == .subscribeOnVirtual { break }
-            if case .zipWith = op {
-                if live.contains("PZ1") { return events }
-                break
-            }
+            if case .zipWith = op, live.contains("PZ1") { return events }
             if op == .probe {
                 reached.append("P\(n)")
                 n -= 1
