@@ -29,15 +29,33 @@ func compare(_ expected: [String], _ actual: [String]) -> Verdict {
     return .same
 }
 
+/// Both histories, with Apple's expectations swapped into OpenCombine's where it is wrong
+/// (`AppleExpectations.swift`; where a swap leaves no reference after it, Ripple's history is cut
+/// at the same length), and the names of the swaps made.
 func histories(_ c: Case) -> (openCombine: [String], ripple: [String]) {
-    (OpenCombineRunner.Runner.run(c), RippleRunner.Runner.run(c))
+    let swapped = withAppleExpectations(c, openCombine: OpenCombineRunner.Runner.run(c), ripple: RippleRunner.Runner.run(c))
+    return (swapped.openCombine, swapped.ripple)
+}
+
+/// How a case's two histories are judged: the same, known (the rules' names), or a divergence.
+enum Judgement: Equatable {
+    case same
+    case known(String)
+    case differs
+}
+
+func judge(_ c: Case, openCombine raw: [String], ripple rawRipple: [String]) -> Judgement {
+    let (expected, actual, swaps) = withAppleExpectations(c, openCombine: raw, ripple: rawRipple)
+    guard case .differs = compare(expected, actual) else {
+        return swaps.isEmpty ? .same : .known(swaps.joined(separator: "; "))
+    }
+    guard let reason = knownOpenCombineDeviation(c, openCombine: expected, ripple: actual) else { return .differs }
+    return .known((swaps + [reason]).joined(separator: "; "))
 }
 
 /// A divergence that known OpenCombine deviations do not explain.
 func diverges(_ c: Case) -> Bool {
-    let (expected, actual) = histories(c)
-    guard case .differs = compare(expected, actual) else { return false }
-    return knownOpenCombineDeviation(c, openCombine: expected, ripple: actual) == nil
+    judge(c, openCombine: OpenCombineRunner.Runner.run(c), ripple: RippleRunner.Runner.run(c)) == .differs
 }
 
 /// Whether a shrinking candidate still diverges, decided in a forked child so that a candidate
@@ -118,9 +136,53 @@ func emit(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
+/// A history's fingerprint, the same in every process (FNV-1a over its lines): the library
+/// self-test compares Ripple's histories built from a patched copy of Sources/ with the clean
+/// copy's by these.
+func fingerprint(_ events: [String]) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for event in events {
+        for byte in event.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        hash = (hash ^ 0x0a) &* 0x100_0000_01b3
+    }
+    return hash
+}
+
+/// The library self-test's file of Ripple's clean histories: one "seed fingerprint" a line.
+func readFingerprints(_ path: String) -> [Int: UInt64] {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        fatalError("cannot read the clean fingerprints at \(path)")
+    }
+    var out: [Int: UInt64] = [:]
+    for line in text.split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        if parts.count == 2, let i = Int(parts[0]), let h = UInt64(parts[1]) { out[i] = h }
+    }
+    return out
+}
+
+/// How a worker runs for the library self-test (`Conformance/self-test-library.sh`): recording
+/// Ripple's clean histories, or comparing only the cases a defect planted in Sources/ changed.
+enum LibraryMode {
+    case record(path: String)
+    case against(clean: [Int: UInt64])
+}
+
 /// - Parameter defect: the defect planted in Ripple's runs (the self-test): a case the defect
 ///   leaves unchanged is not compared, and divergences are not shrunk.
-func runWorker(from: Int, count: Int, base: UInt64, defect: PlantedDefect? = nil, extended: Bool = false) {
+func runWorker(
+    from: Int, count: Int, base: UInt64, defect: PlantedDefect? = nil, extended: Bool = false,
+    library: LibraryMode? = nil
+) {
+    let recordFile: FileHandle? = {
+        guard case .record(let path) = library else { return nil }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let file = FileHandle(forWritingAtPath: path) else { fatalError("cannot write \(path)") }
+        file.seekToEndOfFile()
+        return file
+    }()
     for i in from..<(from + count) {
         let c = Case.generate(seed: base &+ UInt64(i), extended: extended)
         if let defect {
@@ -131,24 +193,43 @@ func runWorker(from: Int, count: Int, base: UInt64, defect: PlantedDefect? = nil
             }
             emit("AFFECTED \(i)")
         }
+        switch library {
+        case .record:
+            emit("RIPPLE \(i)")
+            let line = "\(i) \(fingerprint(RippleRunner.Runner.run(c)))\n"
+            recordFile?.write(Data(line.utf8))
+            emit("UNAFFECTED \(i)")
+            continue
+        case .against(let clean):
+            emit("RIPPLE \(i)")
+            if clean[i] == fingerprint(RippleRunner.Runner.run(c)) {
+                emit("UNAFFECTED \(i)")
+                continue
+            }
+            emit("AFFECTED \(i)")
+        case nil:
+            break
+        }
         emit("OC \(i)")
         let expected = OpenCombineRunner.Runner.run(c)
         emit("RIPPLE \(i)")
         let actual = RippleRunner.Runner.run(c, planting: defect)
-        guard case .differs = compare(expected, actual) else {
+        switch judge(c, openCombine: expected, ripple: actual) {
+        case .same:
             emit("OK \(i)")
             continue
-        }
-        if let reason = knownOpenCombineDeviation(c, openCombine: expected, ripple: actual) {
+        case .known(let reason):
             emit("KNOWN \(i) \(reason)")
             continue
+        case .differs:
+            break
         }
         if let item = openSourceItem(c, openCombine: expected, ripple: actual) {
             // Recognised without shrinking: the family is the source alone.
             emit("DIFF \(i) \(item.name)")
             continue
         }
-        if defect != nil {
+        if defect != nil || library != nil {
             emit("DIFF \(i) \(signature(c))")
             continue
         }
@@ -351,10 +432,64 @@ extension String {
 if arguments.first == "--worker", (5...6).contains(arguments.count),
     let from = Int(arguments[1]), let count = Int(arguments[2]), let base = UInt64(arguments[3])
 {
+    var library: LibraryMode?
+    if let mode = ProcessInfo.processInfo.environment["CONFORMANCE_LIBRARY_MODE"] {
+        if mode.hasPrefix("record:") { library = .record(path: String(mode.dropFirst(7))) }
+        if mode.hasPrefix("against:") { library = .against(clean: readFingerprints(String(mode.dropFirst(8)))) }
+    }
     runWorker(
         from: from, count: count, base: base, defect: PlantedDefect(rawValue: arguments[4]),
-        extended: arguments.count == 6)
+        extended: arguments.count == 6, library: library)
     exit(0)
+}
+
+// The library self-test's two halves (Conformance/self-test-library.sh runs them on a scratch copy
+// of the repository, clean and then with one defect planted in Sources/ at a time):
+// `--record-clean FILE` writes the fingerprint of Ripple's history for each seed;
+// `--planted NAME --against FILE` compares, with OpenCombine's, only the histories the planted
+// defect changed, and fails unless some are reported as divergences (or crash or hang Ripple)
+// and at most `--max-excused` (a share, 0.5 unless told) of them are excused by the rules.
+if let path = value(after: "--record-clean") {
+    let count = value(after: "--count").flatMap(Int.init) ?? 3_000
+    try? FileManager.default.removeItem(atPath: path)
+    setenv("CONFORMANCE_LIBRARY_MODE", "record:" + path, 1)
+    let started = Date()
+    let tally = drive(count: count, base: 0, deadline: 60, extended: arguments.contains("--extended"))
+    let recorded = readFingerprints(path).count
+    print(String(format: "Clean histories: %d of %d seeds recorded in %.1f s", recorded, count, Date().timeIntervalSince(started)))
+    let broken = tally.rippleCrashes.count + tally.rippleHangs.count
+    if broken > 0 || recorded != count {
+        print("error: the clean copy crashed or hung on \(broken) seeds")
+        exit(1)
+    }
+    exit(0)
+}
+
+if let name = value(after: "--planted"), let path = value(after: "--against") {
+    let count = value(after: "--count").flatMap(Int.init) ?? 3_000
+    let share = value(after: "--max-excused").flatMap(Double.init) ?? 0.5
+    setenv("CONFORMANCE_LIBRARY_MODE", "against:" + path, 1)
+    let started = Date()
+    let tally = drive(count: count, base: 0, deadline: 60, extended: arguments.contains("--extended"))
+    let reported = tally.diffs.values.reduce(0) { $0 + $1.count } + tally.open.values.reduce(0) { $0 + $1.count }
+        + tally.rippleCrashes.count + tally.rippleHangs.count
+    let known = tally.known.values.reduce(0, +)
+    let skipped = tally.skipped.values.reduce(0, +)
+    let excusedShare = tally.affected == 0 ? 0 : Double(known) / Double(tally.affected)
+    let verdict = reported == 0 ? "MISSED" : excusedShare > share ? "EXCUSED" : "reported"
+    let first = tally.firstReported.map { ", first at seed \($0)" } ?? ""
+    let percent = { (x: Double) in String(format: "%.0f%%", x * 100) }
+    print(
+        "  \(verdict): \(name): changes \(tally.affected) cases; \(reported) reported\(first), \(known) excused as known "
+            + "(\(percent(excusedShare)), at most \(percent(share))), \(tally.ok) identical to OpenCombine, \(skipped) skipped "
+            + String(format: "(%.1f s)", Date().timeIntervalSince(started)))
+    if arguments.contains("--verbose") {
+        for (reason, n) in tally.known.sorted(by: { $0.value > $1.value }) { print("      excused ×\(n): \(reason)") }
+        for (family, entry) in tally.diffs.sorted(by: { $0.value.count > $1.value.count }) {
+            print("      reported ×\(entry.count): \(family)")
+        }
+    }
+    exit(verdict == "reported" ? 0 : 1)
 }
 
 if arguments.contains("--self-test") {
@@ -392,8 +527,7 @@ if let text = value(after: "--describe"), let seed = UInt64(text) {
 
 if let text = value(after: "--case"), let seed = UInt64(text) {
     let c = Case.generate(seed: seed, extended: extended)
-    let (expected, actual) = histories(c)
-    if let reason = knownOpenCombineDeviation(c, openCombine: expected, ripple: actual) {
+    if case .known(let reason) = judge(c, openCombine: OpenCombineRunner.Runner.run(c), ripple: RippleRunner.Runner.run(c)) {
         print("known: \(reason)")
     }
     let small = arguments.contains("--no-shrink") ? c : shrink(c)

@@ -157,6 +157,7 @@ private final class Run {
     let defect: PlantedDefect?
     var probes: [AnyObject] = []
     var probeCount = 0
+    var zipCount = 0
     /// The virtual-time scheduler of a case with time operators (its clock stamps the log).
     var scheduler: VirtualScheduler?
     /// `debounceEmitsFirst`: the first value of the burst debounce is holding.
@@ -462,7 +463,12 @@ private final class Run {
             let keyPath: KeyPath<Int, Int> = \.self
             return p.map(keyPath).eraseToAnyPublisher()
         case .zipWith(let vs):
-            let zipped = p.zip(Publishers.Sequence<[Int], any Error>(sequence: vs)).map { $0 + $1 }.eraseToAnyPublisher()
+            // The partner is probed ("PZ1"…): what zip asks of it is compared too.
+            zipCount += 1
+            let partner = Probe(
+                upstream: Publishers.Sequence<[Int], any Error>(sequence: vs).eraseToAnyPublisher(), id: zipCount,
+                run: self, prefix: "PZ")
+            let zipped = p.zip(partner).map { $0 + $1 }.eraseToAnyPublisher()
             return planting(.zipLosesReturnedDemand, in: zipped)
         case .flatMapJust:
             return p.flatMap { Just($0 + 1).setFailureType(to: (any Error).self) }.eraseToAnyPublisher()
@@ -614,9 +620,12 @@ private struct Probe: Publisher {
     let upstream: Pipe
     let id: Int
     let run: Run
+    /// "P" for the probes the case places; "PZ" for the one on each zip's partner (a probe to every
+    /// rule that looks at probes, numbered apart).
+    var prefix = "P"
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == any Error {
-        let inner = ProbeInner(downstream: subscriber, name: "P\(id)", log: run.log)
+        let inner = ProbeInner(downstream: subscriber, name: "\(prefix)\(id)", log: run.log)
         run.probes.append(inner)
         upstream.subscribe(inner)
     }

@@ -106,7 +106,10 @@ final class CombinerCore<Downstream: Subscriber, Machine: CombinerMachine>: Turn
         // thread that brings it delivers the tuples it allows (a thread inside the downstream on
         // another thread does not deliver them for it).
         takeTurnThenDrainLocked { state.machine.demand += demand }
-        for subscription in subscriptions {
+        for (index, subscription) in subscriptions.enumerated() {
+            // An upstream that failed (or finished the stream) inside an earlier request cancelled
+            // the others: they are asked for nothing more (cancellation is final).
+            if index > 0, lock.withLock({ state.links.terminated }) { break }
             subscription?.request(demand)
         }
     }

@@ -57,6 +57,19 @@ import Testing
         #expect(recorder.values == [2, 4])
     }
 
+    // Found by the conformance oracle once zip's partner was probed: an upstream that fails inside
+    // the request (a current-value subject serving it through a throwing tryMap) cancelled the
+    // partner, which was then asked for the same demand anyway.
+    @Test func anUpstreamFailingInsideTheRequestLeavesThePartnerUnasked() {
+        let a = CurrentValueSubject<Int, any Error>(4).tryMap { _ -> Int in throw TestFailure() }
+        let b = ManualPublisher<Int, any Error>()
+        let recorder = Recorder(for: a.zip(b, +), demand: nil)
+        recorder.request(.max(3))
+        #expect(recorder.isCompleted)
+        #expect(b.subscription.cancelled)
+        #expect(b.subscription.requests == [])
+    }
+
     @Test func failureCancelsTheOthers() {
         let a = ManualPublisher<Int, TestError>()
         let b = ManualPublisher<Int, TestError>()
@@ -206,3 +219,5 @@ import Testing
         #expect(four.count == 1 && four[0] == (1, 3, 5, 7))
     }
 }
+
+private struct TestFailure: Error {}
