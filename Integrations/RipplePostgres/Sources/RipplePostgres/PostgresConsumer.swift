@@ -43,6 +43,10 @@ public struct PostgresConsumer<Value: Codable & Sendable>: Sendable {
         try await stream.client.pool.query(upsert(offset), logger: stream.client.logger)
     }
 
+    func commit(_ offset: Int64, on connection: PostgresConnection) async throws {
+        try await connection.query(upsert(offset), logger: stream.client.logger)
+    }
+
     private func upsert(_ offset: Int64) -> PostgresQuery {
         """
         INSERT INTO ripple_consumer_positions (stream, consumer, position) VALUES (\(stream.name), \(name), \(offset))

@@ -113,8 +113,8 @@ public struct PostgresStream<Value: Codable & Sendable>: Sendable {
     /// A publisher of the stream's values after `start`, then of every value appended later.
     ///
     /// Each subscription has its own position, `LISTEN`s on the client's shared connection, and reads
-    /// through the client's pool (a connection is held only for one query at a time, never while
-    /// your subscriber runs).
+    /// through the client's pool: it holds a connection while it catches up with a subscriber that
+    /// keeps asking, and gives it back when caught up or out of demand.
     public func publisher(from start: StreamPosition = .beginning) -> Publisher {
         Publisher(stream: self, start: .position(start))
     }

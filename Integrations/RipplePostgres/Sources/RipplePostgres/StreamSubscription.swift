@@ -53,6 +53,8 @@ final class StreamSubscription<Value: Codable & Sendable>: Subscription, @unchec
         var pump: Task<Void, Never>?
         /// The newest offset a notification announced.
         var announced: Int64 = 0
+        /// The offset of the last value delivered (or where the subscription starts).
+        var last: Int64 = 0
     }
 
     let combineIdentifier = CombineIdentifier()
@@ -60,6 +62,7 @@ final class StreamSubscription<Value: Codable & Sendable>: Subscription, @unchec
     private let startPoint: PostgresStream<Value>.Publisher.Start
     private let state: Locked<State>
     private let wakeUp = WakeUp()
+    private let decoder = JSONDecoder()
     /// How long the pump waits without a notification before it reads anyway.
     private let pollInterval = Duration.seconds(5)
 
@@ -126,36 +129,54 @@ final class StreamSubscription<Value: Codable & Sendable>: Subscription, @unchec
                     self?.heard(event)
                 }
             }
-            var last = try await retrying { try await startOffset() }
-            let decoder = JSONDecoder()
+            let first = try await retrying { try await startOffset() }
+            state.withLock { $0.last = first }
             while !isFinished {
-                let demand = state.withLock { $0.demand }
-                guard demand > .none else {
+                let outcome = try await retrying { try await catchUp() }
+                switch outcome {
+                case .ended:
+                    return
+                case .outOfDemand:
                     await wakeUp.wait(timeout: pollInterval)
-                    continue
-                }
-                let limit = demand.max.map { min($0, stream.pageSize) } ?? stream.pageSize
-                let rows = try await retrying { try await stream.read(after: last, limit: limit) }
-                for (offset, json) in rows {
-                    switch stream.decode(json, offset: offset, with: decoder) {
-                    case .success(let event):
-                        guard deliver(event) else { return }
-                        last = offset
-                        try await commitIfAsked(offset)
-                    case .failure(let error):
-                        finish(.failure(error))
-                        return
-                    }
-                }
-                if rows.count < limit {
-                    // Caught up: wait for a notification unless one already announced more.
-                    let announced = state.withLock { $0.announced }
+                case .caughtUp:
+                    // Wait for a notification, unless one already announced more.
+                    let (announced, last) = state.withLock { ($0.announced, $0.last) }
                     if announced <= last { await wakeUp.wait(timeout: pollInterval) }
                 }
             }
         } catch is CancellationError {
         } catch {
             finish(.failure(.queryFailed(describe(error))))
+        }
+    }
+
+    private enum Outcome: Sendable { case caughtUp, outOfDemand, ended }
+
+    /// Reads and delivers while there is demand and more to read, on one pooled connection (given
+    /// back when caught up or out of demand): each read's limit is the outstanding demand, capped by
+    /// the page size.
+    private func catchUp() async throws -> Outcome {
+        let demand = state.withLock { $0.demand }
+        guard demand > .none else { return .outOfDemand }
+        return try await stream.client.pool.withConnection { connection -> Outcome in
+            while true {
+                let (demand, last, finished) = state.withLock { ($0.demand, $0.last, $0.finished) }
+                if finished { return .ended }
+                guard demand > .none else { return .outOfDemand }
+                let limit = demand.max.map { min($0, stream.pageSize) } ?? stream.pageSize
+                let rows = try await stream.read(after: last, limit: limit, on: connection)
+                for (offset, json) in rows {
+                    switch stream.decode(json, offset: offset, with: decoder) {
+                    case .success(let event):
+                        guard deliver(event) else { return .ended }
+                        try await commitIfAsked(offset, on: connection)
+                    case .failure(let error):
+                        finish(.failure(error))
+                        return .ended
+                    }
+                }
+                if rows.count < limit { return .caughtUp }
+            }
         }
     }
 
@@ -177,9 +198,9 @@ final class StreamSubscription<Value: Codable & Sendable>: Subscription, @unchec
         }
     }
 
-    private func commitIfAsked(_ offset: Int64) async throws {
+    private func commitIfAsked(_ offset: Int64, on connection: PostgresConnection) async throws {
         guard case .consumer(let consumer, .afterEachDelivery, _) = startPoint else { return }
-        try await retrying { try await consumer.commit(offset) }
+        try await consumer.commit(offset, on: connection)
     }
 
     private func heard(_ event: ListenerEvent) {
@@ -202,6 +223,7 @@ final class StreamSubscription<Value: Codable & Sendable>: Subscription, @unchec
         let subscriber = state.withLock { state -> S? in
             guard !state.finished, let subscriber = state.subscriber else { return nil }
             state.demand -= 1
+            state.last = event.offset
             return subscriber
         }
         guard let subscriber else { return false }

@@ -85,7 +85,7 @@ extension PostgresTests {
             }
             #expect(processed == 13)
             #expect(try await consumer.processNext { _, _ in } == 0)
-            let rows = try await TestServer.execute("SELECT number::text FROM \(sideTable) ORDER BY number")
+            let rows = try await TestServer.execute("SELECT number::text AS n FROM \(sideTable) ORDER BY number")
             #expect(rows.map { Int($0[0]!)! } == Array(0..<20), "each value's write once")
             await client.shutdown()
         }
