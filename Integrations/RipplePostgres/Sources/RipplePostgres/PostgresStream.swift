@@ -131,15 +131,16 @@ public struct PostgresStream<Value: Codable & Sendable>: Sendable {
             SELECT event_offset, value::text FROM \(unescaped: name)
             WHERE event_offset > \(offset) ORDER BY event_offset LIMIT \(limit)
             """
-        let rows = if let connection {
-            try await connection.query(query, logger: client.logger)
-        } else {
-            try await client.pool.query(query, logger: client.logger)
+        guard let connection else {
+            return try await client.pool.withConnection { try await read(after: offset, limit: limit, on: $0) }
         }
-        var result: [(Int64, String)] = []
-        result.reserveCapacity(limit)
-        for try await (offset, json) in rows.decode((Int64, String).self) { result.append((offset, json)) }
-        return result
+        // The future-based query collects the rows in one go: cheaper per row than the async
+        // sequence, which matters for a subscriber asking for one value at a time.
+        let result = try await connection.query(query, logger: client.logger).get()
+        var values: [(Int64, String)] = []
+        values.reserveCapacity(result.rows.count)
+        for row in result.rows { values.append(try row.decode((Int64, String).self)) }
+        return values
     }
 
     func decode(_ json: String, offset: Int64, with decoder: JSONDecoder) -> Result<StreamEvent<Value>, PostgresStreamError> {

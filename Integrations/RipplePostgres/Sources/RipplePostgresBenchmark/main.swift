@@ -73,7 +73,8 @@ final class Timings: @unchecked Sendable {
         let rate = Double(sent.count) / elapsed
         let p50 = latencies[latencies.count / 2]
         let p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
-        print(String(format: "%-22@ %8.0f events/s   p50 %7.0f µs   p99 %7.0f µs", name as NSString, rate, p50, p99))
+        print(name.padding(toLength: 24, withPad: " ", startingAt: 0)
+              + String(format: "%8.0f events/s   p50 %7.0f µs   p99 %7.0f µs", rate, p50, p99))
         return (rate, p50, p99)
     }
 }
