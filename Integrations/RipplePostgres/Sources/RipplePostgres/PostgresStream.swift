@@ -198,7 +198,9 @@ public enum PostgresStreamError: Error, Sendable, Equatable, CustomStringConvert
 
 /// Whether an error is worth retrying after a backoff: the connection, not the query, failed.
 func isRetryable(_ error: any Error) -> Bool {
-    if error is CancellationError { return false }
+    // A row that does not decode (a table of another shape) or a value that does not encode fails
+    // the same way every time.
+    if error is CancellationError || error is PostgresDecodingError || error is EncodingError { return false }
     guard let error = error as? PSQLError else { return true }
     guard let state = error.serverInfo?[.sqlState] else { return true }
     // 08: connection exceptions; 57: operator intervention (terminated backend, shutdown,
