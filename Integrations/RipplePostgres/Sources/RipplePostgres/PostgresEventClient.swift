@@ -123,6 +123,7 @@ public final class PostgresEventClient: Sendable {
 
     /// Runs `body` with a connection of the pool in a transaction: committed when `body` returns,
     /// rolled back when it throws.
+    @discardableResult
     public func withTransaction<Result: Sendable>(
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
@@ -140,6 +141,7 @@ public final class PostgresEventClient: Sendable {
     }
 
     /// Runs `body` with a connection of the pool.
+    @discardableResult
     public func withConnection<Result: Sendable>(
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {

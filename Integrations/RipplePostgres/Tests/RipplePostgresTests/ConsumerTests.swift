@@ -60,6 +60,29 @@ extension PostgresTests {
             await client.shutdown()
         }
 
+        @Test func anAppendInsideARolledBackTransactionNeverHappened() async throws {
+            let client = try TestServer.client()
+            let stream = try client.stream(TestServer.uniqueName("tx"), of: Item.self)
+            try await stream.prepare()
+            let recorder = Events()
+            stream.publisher(from: .beginning).subscribe(recorder)
+            struct Abort: Error {}
+            await #expect(throws: Abort.self) {
+                try await client.withTransaction { connection in
+                    try await stream.append(Item(number: 1), on: connection)
+                    throw Abort()
+                }
+            }
+            try await client.withTransaction { connection in
+                try await stream.append(Item(number: 2), on: connection)
+            }
+            try await recorder.wait(forCount: 1)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(recorder.values.map(\.value.number) == [2])
+            recorder.cancel()
+            await client.shutdown()
+        }
+
         @Test func processNextAppliesEachWriteExactlyOnce() async throws {
             let client = try TestServer.client()
             let stream = try client.stream(TestServer.uniqueName("exactly"), of: Item.self)
