@@ -18,6 +18,8 @@ struct ViewRoles: OptionSet, Sendable {
     static let image = ViewRoles(rawValue: 1 << 5)
     /// A primitive view (it may show a text of its own).
     static let primitive = ViewRoles(rawValue: 1 << 6)
+    /// A tab of a tab view (on screen only while selected).
+    static let tabScreen = ViewRoles(rawValue: 1 << 7)
     /// Any of the controls the test API finds by name: their names are their own.
     static let control: ViewRoles = [.tappable, .labeledControl, .textInput]
 
@@ -33,6 +35,7 @@ struct ViewRoles: OptionSet, Sendable {
         if type is any _AccessibilityNamed.Type { roles.insert(.accessibilityNamed) }
         if type == Image.self { roles.insert(.image) }
         if type is any _PrimitiveView.Type { roles.insert(.primitive) }
+        if type is any _TabScreenView.Type { roles.insert(.tabScreen) }
         self = roles
     }
 }
@@ -167,7 +170,7 @@ extension RenderTree {
                 if let top = node.children.last { walk(top, inherited: inherited) }
                 return
             }
-            for child in node.children where !child.isPresentedChild {
+            for child in node.children where !child.isPresentedChild && !child.isHiddenTab {
                 walk(child, inherited: inherited)
                 if !going { return }
             }
@@ -258,7 +261,7 @@ extension RenderTree {
             if child === top { return true }
             if parent.roles.contains(.navigationContainer) {
                 if parent.children.last !== child { return false }
-            } else if child.isPresentedChild {
+            } else if child.isPresentedChild || child.isHiddenTab {
                 return false
             }
             child = parent
@@ -436,7 +439,7 @@ extension RenderTree {
                 if let top = node.children.last { walk(top, labels: labels, identifiers: identifiers) }
                 return
             }
-            for child in node.children where !child.isPresentedChild {
+            for child in node.children where !child.isPresentedChild && !child.isHiddenTab {
                 walk(child, labels: labels, identifiers: identifiers)
             }
         }
@@ -567,10 +570,17 @@ extension _NodeHandle {
         for child in children {
             if child.isPresentedChild {
                 presented(child)
+            } else if child.isHiddenTab {
+                continue
             } else {
                 child.visitOnScreen(body, presented: presented)
             }
         }
+    }
+
+    /// Whether this node is a tab of a tab view that is not the selected one (off screen).
+    @MainActor var isHiddenTab: Bool {
+        roles.contains(.tabScreen) && (view as? any _TabScreenView)?.isSelected == false
     }
 
     /// The texts on screen at or below this node, depth first: texts, and `[title: value]` for

@@ -92,9 +92,25 @@ struct PushedEntry {
                 [weak self] in self?.pop(toDepth: depth)
             }
             let key = entry.serial < 0 ? AnyHashable([AnyHashable(depth), entry.value]) : AnyHashable(entry.serial)
-            children.append(_Child(_PresentedScreen(content: AnyView(erasing: view(for: entry)), dismiss: dismiss, closesOnTap: false), key: PresentedKey(id: key)))
+            // The screen is built when its node is evaluated — after the root and the screens below
+            // it, where its link and its `navigationDestination` are: it sees what they build now.
+            let content = _PushedContent { [weak self] in self?.view(for: entry) ?? EmptyView() }
+            children.append(_Child(_PresentedScreen(content: content, dismiss: dismiss, closesOnTap: false), key: PresentedKey(id: key)))
         }
         return children
+    }
+
+    /// The attached node of each pushed screen, with its entry.
+    func screenNodes() -> [(entry: PushedEntry, node: _NodeHandle)] {
+        guard let node else { return [] }
+        return Array(zip(entries, node.children.dropFirst()))
+    }
+
+    /// The pushed screens that show what `matches` says changed are built again.
+    func rebuildScreens(cause: String, where matches: (PushedEntry) -> Bool) {
+        for (entry, screen) in screenNodes() where matches(entry) {
+            screen.reconciler.markDirty(screen, cause: cause)
+        }
     }
 }
 
@@ -113,6 +129,8 @@ extension EnvironmentValues {
 /// Holds the context between a stack's `_children(in:)` and its `_applyEnvironment(to:)`.
 final class ContextBox {
     var context: NavigationContext?
+    /// The stack's own edit mode, for screens that have none from above.
+    var editMode: Binding<EditMode>?
 }
 
 /// A view that shows a root view and the screens pushed on it (SwiftUI's `NavigationStack`).
@@ -128,11 +146,13 @@ public struct NavigationStack<Data, Root: View>: _PrimitiveView {
         context.pathGet = pathGet
         context.pathSet = pathSet
         box.context = context
+        box.editMode = node.storage(at: -2) { EditModeBox() }.binding
         return context.children(root: root)
     }
 
     public func _applyEnvironment(to environment: inout EnvironmentValues) {
         environment.navigationContext = box.context
+        if environment.editMode == nil { environment.editMode = box.editMode }
     }
 }
 
@@ -203,11 +223,13 @@ public struct NavigationLink<Label: View, Destination: View>: _PrimitiveView {
         // A pushed view link shows the destination its link builds now — when that differs from the
         // one it built before (re-evaluating the stack updates this link again: an unchanged
         // destination must not mark the stack once more).
+        // The screen is built again after this link, in the same pass (``Reconciler/flush()``).
         guard let previous, let context = node.environment.navigationContext,
             context.pushed.value.contains(where: { $0.link == ObjectIdentifier(node) }),
-            let stack = context.node, destinationDiffers(from: previous.destination)
+            destinationDiffers(from: previous.destination)
         else { return }
-        node.reconciler.markDirty(stack, cause: "destination changed")
+        let link = ObjectIdentifier(node)
+        context.rebuildScreens(cause: "destination changed") { $0.link == link }
     }
 
     /// Whether this link's destination differs from `old` (``ValueLayout``'s rules: `==`, or field
@@ -271,10 +293,22 @@ public struct _NavigationDestination<Content: View, D: Hashable, Destination: Vi
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
     public func _update(node: _NodeHandle, previous: _NavigationDestination?) {
         let make = self.make
-        node.environment.navigationContext?.destinations[ObjectIdentifier(D.self)] = { value in
+        guard let context = node.environment.navigationContext else { return }
+        context.destinations[ObjectIdentifier(D.self)] = { value in
             make(value as! D)
         }
+        // A new closure may build a different screen: the screens it built are built again, after
+        // this modifier, in the same pass (an unchanged screen's body does not run).
+        if previous != nil {
+            context.rebuildScreens(cause: "destination changed") { $0.value.map { $0.base is D } ?? false }
+        }
     }
+}
+
+/// A pushed screen's content, built when its node is evaluated (``NavigationContext``).
+public struct _PushedContent: _PrimitiveView {
+    let make: @MainActor () -> any View
+    public func _children() -> [_Child] { [_Child(make(), key: 0)] }
 }
 
 /// `.navigationTitle(_:)`: the screen's title (``RenderTree/navigationTitle``).
