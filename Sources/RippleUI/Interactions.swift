@@ -447,6 +447,22 @@ extension RenderTree {
         return result
     }
 
+    /// Whether something named `name` is on screen: a text, a control found by that name (its
+    /// label's texts, images, accessibility names, a field's title), or an image outside controls.
+    /// The match is exact. It only looks: nothing is tapped or flushed, and a name that is not
+    /// there is `false`, not an error.
+    public func exists(_ name: String) -> Bool {
+        if visibleTexts().contains(name) { return true }
+        if imageEntries().contains(where: { $0.contains(name) }) { return true }
+        if accessibilityLabels.contains(name) { return true }
+        var found = false
+        forEachControl(Any.self) { _, _, names in
+            found = names.contains(name)
+            return !found
+        }
+        return found
+    }
+
     /// Whether a sheet (or alert, or dialog) is presented.
     public var isPresentingSheet: Bool { topLayer() !== root }
 

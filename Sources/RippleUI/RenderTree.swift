@@ -65,8 +65,13 @@ public final class RenderTree {
     /// Forgets the log (counts are kept).
     public func clearLog() { reconciler.clearLog() }
 
-    /// How many times bodies of views of this type name were evaluated.
+    /// How many times bodies of views of this type name were evaluated (the name the log shows:
+    /// a generic view's name without its arguments).
     public func evaluations(of typeName: String) -> Int { reconciler.evaluations(of: typeName) }
+
+    /// How many times bodies of views of type `type` were evaluated (`evaluations(of: Detail.self)`;
+    /// a generic view's specializations count together, as in the log).
+    public func evaluations<V: View>(of type: V.Type) -> Int { reconciler.evaluations(of: ValueLayout.of(V.self).typeName) }
 
     /// The texts the screen shows now, depth first: texts, and `[title: value]` for fields,
     /// toggles, sliders, steppers and pickers. Only the top screen counts: the pushed destination

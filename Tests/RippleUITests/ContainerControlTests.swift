@@ -1,0 +1,143 @@
+import RippleUI
+import Testing
+
+// Tab views, edit mode and menus, as SwiftUI apps use them.
+
+struct TabCounter: View {
+    let name: String
+    @State private var count = 0
+    var body: some View {
+        Button("\(name) \(count)") { count += 1 }
+    }
+}
+
+enum AppTab: Hashable {
+    case home, settings
+}
+
+@Suite @MainActor struct ContainerControlTests {
+    @Test func anUnselectedTabKeepsItsState() throws {
+        struct Tabs: View {
+            @State private var selection = AppTab.home
+            var body: some View {
+                VStack {
+                    Text("On \(selection == .home ? "home" : "settings")")
+                    TabView(selection: $selection) {
+                        TabCounter(name: "Home").tabItem { Label("Home", systemImage: "house") }.tag(AppTab.home)
+                        TabCounter(name: "Settings").tag(AppTab.settings).tabItem { Text("Settings") }
+                    }
+                }
+            }
+        }
+        let tree = RenderTree(Tabs())
+        #expect(tree.tabs == ["Home", "Settings"])
+        #expect(tree.selectedTab == "Home")
+        // The tab not selected yet is not there (not evaluated), as in SwiftUI.
+        #expect(tree.evaluations(of: TabCounter.self) == 1)
+        try tree.tap("Home 0")
+        try tree.tap("Home 1")
+        try tree.selectTab("Settings")
+        #expect(tree.texts == ["On settings", "Settings 0", "Home", "Settings"])
+        #expect(!tree.exists("Home 2"))
+        try tree.tap("Settings 0")
+        // Back to the first tab (a tap on its tab bar button): its @State is still there.
+        try tree.tap("Home")
+        #expect(tree.selectedTab == "Home")
+        #expect(tree.texts == ["On home", "Home 2", "Home", "Settings"])
+        try tree.selectTab("Settings")
+        #expect(tree.exists("Settings 1"))
+        #expect(throws: RenderTreeLookupError.self) { try tree.selectTab("Profile") }
+    }
+
+    @Test func aTagOfAnotherTypeSelectsNothing() throws {
+        struct Tabs: View {
+            @State private var selection = 0
+            var body: some View {
+                TabView(selection: $selection) {
+                    Text("First").tabItem { Text("One") }.tag(0)
+                    Text("Second").tabItem { Text("Two") }.tag("two")
+                }
+            }
+        }
+        let tree = RenderTree(Tabs())
+        try tree.selectTab("Two")
+        #expect(tree.selectedTab == "One")
+        #expect(tree.texts.first == "First")
+    }
+
+    @Test func editButtonTogglesTheStacksEditMode() throws {
+        struct Rows: View {
+            @Environment(\.editMode) private var editMode
+            var body: some View {
+                VStack {
+                    Text(editMode?.wrappedValue.isEditing == true ? "editing" : "browsing")
+                    EditButton()
+                }
+            }
+        }
+        let tree = RenderTree(NavigationStack { Rows() })
+        #expect(tree.texts == ["browsing", "Edit"])
+        try tree.tap("Edit")
+        #expect(tree.texts == ["editing", "Done"])
+        try tree.tap("Done")
+        #expect(tree.texts == ["browsing", "Edit"])
+    }
+
+    @Test func aTestGivesTheRootTheEditModeAHostingControllerWould() throws {
+        struct Profile: View {
+            @Environment(\.editMode) private var editMode
+            var body: some View {
+                VStack {
+                    if editMode?.wrappedValue == .active { Text("Editing") } else { Text("Viewing") }
+                    EditButton()
+                }
+            }
+        }
+        // Without one there is nothing to toggle: the button does nothing.
+        let bare = RenderTree(Profile())
+        try bare.tap("Edit")
+        #expect(bare.texts == ["Viewing", "Edit"])
+        let tree = RenderTree(Profile(), environment: .withEditMode(.active))
+        #expect(tree.texts == ["Editing", "Done"])
+        try tree.tap("Done")
+        #expect(tree.texts == ["Viewing", "Edit"])
+        #expect(tree.evaluations(of: Profile.self) == 2)
+    }
+
+    @Test func aMenuClosesAfterAChoice() throws {
+        struct Sorter: View {
+            @State private var order = "date"
+            var body: some View {
+                VStack {
+                    Text("By \(order)")
+                    Menu("Sort") {
+                        Button("Title") { order = "title" }
+                        Button("Date") { order = "date" }
+                    }
+                }
+            }
+        }
+        let tree = RenderTree(Sorter())
+        #expect(tree.texts == ["By date", "Sort"])
+        #expect(!tree.exists("Title"))
+        try tree.tap("Sort")
+        #expect(tree.texts == ["Title", "Date"])
+        try tree.tap("Title")
+        #expect(tree.texts == ["By title", "Sort"])
+        try tree.tap("Sort")
+        try tree.dismissSheet()
+        #expect(tree.texts == ["By title", "Sort"])
+    }
+
+    @Test func logLinesNameAGenericViewShortly() throws {
+        struct Box<Content: View>: View {
+            let content: Content
+            var body: some View { VStack { content } }
+        }
+        let tree = RenderTree(Box(content: Text("x").padding()))
+        #expect(tree.log == ["Box: @identity"])
+        #expect(tree.evaluations(of: Box<Text>.self) == 1)
+        #expect(tree.exists("x"))
+        #expect(!tree.exists("y"))
+    }
+}
