@@ -60,17 +60,28 @@ struct ElementPath: Hashable {
 }
 
 /// A binding to the element of `collection` whose id is `id`: reads and writes find the element
-/// by id each time (a deleted element reads as its last value; writes to it are dropped).
+/// by id each time, so a row edits its own element after inserts, deletes and moves.
+///
+/// Using the binding of an element that is no longer in the collection traps, naming it: SwiftUI's
+/// row bindings go by index, and there the same code reads or writes another element, or crashes
+/// (index out of range) when the collection shrank below it — never quietly the right one.
 func elementBinding<C: MutableCollection, ID: Hashable>(
     _ collection: Binding<C>, id: ID, idPath: KeyPath<C.Element, ID>, last: C.Element
 ) -> Binding<C.Element> {
-    Binding(
+    let gone = { (use: String) -> Never in
+        fatalError(
+            "ForEach/List over a binding: \(use) the binding of the element with id \(id), which is no longer in the collection (SwiftUI's by-index binding would use another element or crash here)")
+    }
+    return Binding(
         identity: collection.identity.map { AnyHashable(ElementPath(parent: $0, id: AnyHashable(id))) },
         snapshot: collection.snapshot == nil ? nil : last,
-        get: { collection.wrappedValue.first { $0[keyPath: idPath] == id } ?? last },
+        get: {
+            guard let element = collection.wrappedValue.first(where: { $0[keyPath: idPath] == id }) else { gone("read") }
+            return element
+        },
         set: { newValue in
             var elements = collection.wrappedValue
-            guard let index = elements.firstIndex(where: { $0[keyPath: idPath] == id }) else { return }
+            guard let index = elements.firstIndex(where: { $0[keyPath: idPath] == id }) else { gone("wrote") }
             if isSame(elements[index], newValue) { return }
             elements[index] = newValue
             collection.wrappedValue = elements

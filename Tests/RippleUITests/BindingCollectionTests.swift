@@ -133,4 +133,37 @@ struct ShelfDetail: View {
         // The row's binding points at the same element with the same value: it does not re-run.
         #expect(tree.log == ["Board: _other changed"])
     }
+
+    @Test func aPositionBindingPastTheEndTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var storage = [1, 2]
+            let binding = Binding(get: { storage }, set: { storage = $0 })
+            let last = binding[1]
+            storage = [1]
+            _ = last.wrappedValue
+        }
+    }
+
+    @Test func aRowBindingOfADeletedElementTraps() async {
+        // SwiftUI's row binding goes by index: it would read another element, or crash. Ripple's goes
+        // by id and traps, naming the element, rather than quietly showing its last value.
+        await #expect(processExitsWith: .failure) { @MainActor in
+            struct Rows: View {
+                @State var chores = [Chore(id: 1, title: "a"), Chore(id: 2, title: "b")]
+                @State var kept: Binding<Chore>?
+                var body: some View {
+                    VStack {
+                        ForEach($chores) { $chore in
+                            Button(chore.title) { kept = $chore }
+                        }
+                        Button("Delete a") { chores.removeFirst() }
+                        if let kept { Text(kept.wrappedValue.title) }
+                    }
+                }
+            }
+            let tree = RenderTree(Rows())
+            try? tree.tap("a")
+            try? tree.tap("Delete a")
+        }
+    }
 }
