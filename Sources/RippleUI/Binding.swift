@@ -72,6 +72,10 @@ public struct Binding<Value> {
             })
     }
 
+    /// This binding, with `animation` for the changes made through it: the change runs at once
+    /// (nothing animates on the tree), as the same binding's would.
+    public func animation(_ animation: Animation? = .default) -> Binding<Value> { self }
+
     /// A binding that transforms this one's value both ways — e.g. a clamped value.
     ///
     /// ```swift
