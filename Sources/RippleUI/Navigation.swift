@@ -69,12 +69,16 @@ struct PushedEntry {
         pushed.value.append(PushedEntry(value: nil, link: link, destination: destination, serial: serial))
     }
 
+    /// Called after a pop with the number of screens left (a split view clears selections).
+    var onPop: ((Int) -> Void)?
+
     /// Pops screens until `depth` are left.
     func pop(toDepth depth: Int) {
         let pathCount = pathGet?().count ?? 0
         let keepPushed = max(0, depth - pathCount)
         if pushed.value.count > keepPushed { pushed.value.removeLast(pushed.value.count - keepPushed) }
         if let pathGet, let pathSet, depth < pathCount { pathSet(Array(pathGet().prefix(depth))) }
+        onPop?(depth)
     }
 
     func view(for entry: PushedEntry) -> any View {
@@ -275,7 +279,12 @@ extension NavigationLink where Destination == Never, Label == Text {
 extension NavigationLink: _Tappable {
     func _tap(node: _NodeHandle) {
         guard let context = node.environment.navigationContext else { return }
-        if let value {
+        if let value, let split = node.environment.splitContext, let selection = node.environment.listSelection,
+            selection.select(value)
+        {
+            // In a split view's list with a selection: select, and show the next column.
+            split.selected(inColumn: split.column(of: node), clear: selection.clear)
+        } else if let value {
             context.push(value)
         } else if let destination {
             context.push(link: ObjectIdentifier(node)) { [weak node] in

@@ -141,3 +141,77 @@ enum AppTab: Hashable {
         #expect(!tree.exists("y"))
     }
 }
+
+struct SplitFolder: Identifiable, Hashable {
+    let id: Int
+    let name: String
+}
+
+struct Mailboxes: View {
+    let folders = [SplitFolder(id: 1, name: "Inbox"), SplitFolder(id: 2, name: "Sent")]
+    @State private var folder: Int?
+    @State private var message: String?
+    var body: some View {
+        NavigationSplitView {
+            List(selection: $folder) {
+                Text("Folder \(folder.map(String.init) ?? "none")")
+                ForEach(folders) { folder in NavigationLink(folder.name, value: folder.id) }
+            }
+            .navigationTitle("Mailboxes")
+        } content: {
+            if let folder {
+                List(selection: $message) {
+                    ForEach(["Hello", "Bye"], id: \.self) { text in NavigationLink("\(text) \(folder)", value: text) }
+                }
+                .navigationTitle("Folder \(folder)")
+            } else {
+                Text("Pick a folder")
+            }
+        } detail: {
+            Text(message.map { "Reading \($0)" } ?? "No message")
+        }
+    }
+}
+
+@Suite @MainActor struct SplitViewTests {
+    @Test func aCompactSplitViewIsAStackOfItsColumns() throws {
+        let tree = RenderTree(Mailboxes())
+        #expect(tree.texts == ["Folder none", "Inbox", "Sent"])
+        try tree.tap("Sent")
+        #expect(tree.navigationTitles == ["Mailboxes", "Folder 2"])
+        #expect(tree.texts == ["Hello 2", "Bye 2"])
+        try tree.tap("Bye 2")
+        #expect(tree.texts == ["Reading Bye"])
+        // Back pops the column and clears the selection that pushed it.
+        try tree.back()
+        #expect(tree.texts == ["Hello 2", "Bye 2"])
+        try tree.tap("Hello 2")
+        #expect(tree.texts == ["Reading Hello"])
+        try tree.back()
+        try tree.back()
+        #expect(tree.texts == ["Folder none", "Inbox", "Sent"])
+        #expect(throws: RenderTreeLookupError.self) { try tree.back() }
+    }
+
+    @Test func aTwoColumnSplitViewPushesItsDetail() throws {
+        struct Notes: View {
+            @State private var selected: Int?
+            var body: some View {
+                NavigationSplitView {
+                    List(selection: $selected) {
+                        NavigationLink("First", value: 1)
+                        NavigationLink("Second", value: 2)
+                    }
+                } detail: {
+                    if let selected { Text("Note \(selected)") } else { Text("Nothing selected") }
+                }
+            }
+        }
+        let tree = RenderTree(Notes())
+        try tree.tap("Second")
+        #expect(tree.texts == ["Note 2"])
+        try tree.back()
+        try tree.tap("First")
+        #expect(tree.texts == ["Note 1"])
+    }
+}
