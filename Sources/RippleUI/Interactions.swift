@@ -119,7 +119,7 @@ extension RenderTree {
     /// that shows no live value (a button, a link) keeps them until something below it is
     /// evaluated again: finding a control among a thousand rows does not read every row's texts
     /// anew.
-    private func ownNames(of node: _NodeHandle) -> [String] {
+    func ownNames(of node: _NodeHandle) -> [String] {
         if let cached = node.cachedNames { return cached }
         var names: [String] = []
         if node.roles.contains(.textInput), let input = node.view as? any _TextInput, !input.title.isEmpty {
@@ -212,7 +212,7 @@ extension RenderTree {
 
     /// Runs a user's action on `node`, unless a ``View/disabled(_:)`` above it disables it; closes
     /// an alert or dialog the control is in; then flushes.
-    private func interact(_ node: _NodeHandle, _ action: () -> Void) {
+    func interact(_ node: _NodeHandle, _ action: () -> Void) {
         guard node.environment.isEnabled else { return }
         action()
         var ancestor = node.parent

@@ -215,3 +215,45 @@ struct Mailboxes: View {
         #expect(tree.texts == ["Note 1"])
     }
 }
+
+@Suite @MainActor struct ScopedQueryTests {
+    struct Landmark: Identifiable, Hashable {
+        let id: Int
+        let name: String
+        var isFavorite: Bool
+    }
+
+    struct Landmarks: View {
+        @State private var landmarks = [
+            Landmark(id: 1, name: "Turtle Rock", isFavorite: true),
+            Landmark(id: 2, name: "Silver Salmon Creek", isFavorite: false),
+        ]
+        var body: some View {
+            List {
+                ForEach($landmarks) { $landmark in
+                    HStack {
+                        Text(landmark.name)
+                        Button {
+                            landmark.isFavorite.toggle()
+                        } label: {
+                            Image(systemName: landmark.isFavorite ? "star.fill" : "star")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aRowsImagesAndControlsAreReachable() throws {
+        let tree = RenderTree(Landmarks())
+        #expect(tree.rows.count == 2)
+        #expect(try tree.row(containing: "Turtle Rock").images == ["star.fill"])
+        #expect(try tree.row(containing: "Silver Salmon Creek").images == ["star"])
+        // Exact: "star" is the second row's image only.
+        #expect(!(try tree.row(containing: "Turtle Rock").exists("star")))
+        try tree.row(containing: "Silver Salmon Creek").tap("star")
+        #expect(try tree.row(containing: "Silver Salmon Creek").images == ["star.fill"])
+        #expect(throws: RenderTreeLookupError.self) { try tree.row(containing: "Turtle") }
+        #expect(throws: RenderTreeLookupError.self) { try tree.row(containing: "Turtle Rock").tap("heart") }
+    }
+}
