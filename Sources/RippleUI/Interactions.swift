@@ -190,7 +190,7 @@ extension RenderTree {
 
     /// The control of type `T` named `name` (exactly, else as a prefix of one of its names). The
     /// walk stops at the first exact match.
-    private func control<T>(_ type: T.Type, kind: String, named name: String) throws -> (_NodeHandle, T) {
+    func control<T>(_ type: T.Type, kind: String, named name: String) throws -> (_NodeHandle, T) {
         var exact: (_NodeHandle, T)?
         var prefixed: (_NodeHandle, T)?
         forEachControl(type) { node, control, names in
