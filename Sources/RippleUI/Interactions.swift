@@ -225,6 +225,7 @@ extension RenderTree {
             ancestor = current.parent
         }
         flush()
+        if refreshFocusedValues() { flush() }
     }
 
     // MARK: Gestures
@@ -514,9 +515,32 @@ extension RenderTree {
         return nil
     }
 
+    /// The text field that has focus: the one a focus binding above says is focused, else the
+    /// field the test focused last when no focus binding is above it.
+    func focusedFieldNode() -> _NodeHandle? {
+        func site(above node: _NodeHandle) -> (any _FocusSite)? {
+            var ancestor = node.parent
+            while let current = ancestor {
+                if let site = current.view as? any _FocusSite { return site }
+                ancestor = current.parent
+            }
+            return nil
+        }
+        for (node, _, _) in controls((any _TextInput).self) {
+            var ancestor = node.parent
+            while let current = ancestor {
+                if let site = current.view as? any _FocusSite, site.isFocused() { return node }
+                ancestor = current.parent
+            }
+        }
+        if let node = lastFocused.node, node.attached, site(above: node) == nil { return node }
+        return nil
+    }
+
     /// Moves ``FocusState`` focus to the field at `node`: the bindings above it focus, the others
     /// that are focused let go.
     private func moveFocus(to node: _NodeHandle) {
+        lastFocused = WeakNode(node: node)
         var mine: [ObjectIdentifier] = []
         var ancestor = node.parent
         while let current = ancestor {

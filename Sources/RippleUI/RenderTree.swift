@@ -40,6 +40,8 @@ public final class RenderTree {
     private var namesCached = false
     /// The index of buttons and links by name.
     let controlIndex = ControlIndex()
+    /// The field the test focused last (``focus(_:)``), for focused values.
+    var lastFocused = WeakNode()
 
     /// The root node.
     var root: _NodeHandle { reconciler.root }
@@ -53,6 +55,8 @@ public final class RenderTree {
     /// Inserts `view` as the root and evaluates everything below it.
     public init(_ view: some View, environment: EnvironmentValues = EnvironmentValues()) {
         reconciler.observer = self
+        var environment = environment
+        if environment.focusedValuesStore == nil { environment.focusedValuesStore = FocusedValuesStore() }
         reconciler.mount(view, environment: environment)
     }
 
