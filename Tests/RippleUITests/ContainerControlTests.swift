@@ -257,3 +257,38 @@ struct Mailboxes: View {
         #expect(throws: RenderTreeLookupError.self) { try tree.row(containing: "Turtle Rock").tap("heart") }
     }
 }
+
+@Suite @MainActor struct SheetEditModeTests {
+    @Test func aSheetHasAnEditModeOfItsOwn() throws {
+        struct Host: View {
+            @State private var showing = false
+            var body: some View {
+                NavigationStack {
+                    VStack {
+                        Text("Host")
+                        Button("Open") { showing = true }
+                    }
+                    .sheet(isPresented: $showing) {
+                        VStack {
+                            Mode()
+                            EditButton()
+                        }
+                    }
+                }
+            }
+        }
+        struct Mode: View {
+            @Environment(\.editMode) private var editMode
+            var body: some View { Text(editMode?.wrappedValue.isEditing == true ? "editing" : "browsing") }
+        }
+        let tree = RenderTree(Host())
+        try tree.tap("Open")
+        #expect(tree.texts == ["browsing", "Edit"])
+        try tree.tap("Edit")
+        #expect(tree.texts == ["editing", "Done"])
+        try tree.dismissSheet()
+        try tree.tap("Open")
+        // A new presentation starts inactive.
+        #expect(tree.texts == ["browsing", "Edit"])
+    }
+}
