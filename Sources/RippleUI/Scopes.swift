@@ -62,7 +62,8 @@ import Foundation
             if let named = node.view as? any _AccessibilityNamed {
                 if named.isIdentifier { identifiers.insert(named.name, at: 0) } else { labels.insert(named.name, at: 0) }
             }
-            if let image = node.view as? Image { result.append(labels + identifiers + [image.name]) }
+            // The role, not a cast: an `if` around an image (an Optional) would cast to it too.
+            if node.roles.contains(.image), let image = node.view as? Image { result.append(labels + identifiers + [image.name]) }
             if node.roles.contains(.navigationContainer) {
                 if let top = node.children.last { walk(top, labels: labels, identifiers: identifiers) }
                 return
