@@ -72,6 +72,10 @@ public struct Binding<Value> {
             })
     }
 
+    /// This binding, with `animation` for the changes made through it: the change runs at once
+    /// (nothing animates on the tree), as the same binding's would.
+    public func animation(_ animation: Animation? = .default) -> Binding<Value> { self }
+
     /// A binding that transforms this one's value both ways — e.g. a clamped value.
     ///
     /// ```swift
@@ -138,3 +142,78 @@ func objectBinding<Object: AnyObject, Subject>(
             object[keyPath: keyPath] = newValue
         })
 }
+
+// MARK: A binding to a collection is a collection of bindings
+
+/// Where an index binding points: the collection's binding and the position.
+struct IndexPathIdentity: Hashable {
+    let parent: AnyHashable
+    let position: AnyHashable
+}
+
+/// A binding to a mutable collection is a collection of bindings to its elements, by position, as
+/// in SwiftUI: `$items[i]`, `$model.items[i].isDone`, `for $item in $items`.
+///
+/// A binding made for a position reads and writes that position each time: when the collection
+/// has shrunk below it, reading it traps (index out of range), as it does in SwiftUI.
+/// (``ForEach`` and ``List`` over a binding keep their elements by id instead; the DataFlow
+/// article says why.)
+extension Binding: Sequence where Value: MutableCollection {
+    /// A binding to one element.
+    public typealias Element = Binding<Value.Element>
+    /// Iterates by position.
+    public typealias Iterator = IndexingIterator<Binding<Value>>
+    /// A slice of the bindings.
+    public typealias SubSequence = Slice<Binding<Value>>
+}
+
+extension Binding: Collection where Value: MutableCollection {
+    /// The collection's index.
+    public typealias Index = Value.Index
+    /// The collection's indices.
+    public typealias Indices = Value.Indices
+
+    /// The position of the first element (the collection's, read now).
+    public var startIndex: Index { wrappedValue.startIndex }
+    /// The position past the last element (the collection's, read now).
+    public var endIndex: Index { wrappedValue.endIndex }
+    /// The collection's indices, read now.
+    public var indices: Indices { wrappedValue.indices }
+
+    /// The position after `i`.
+    public func index(after i: Index) -> Index { wrappedValue.index(after: i) }
+
+    /// Moves `i` to the position after it.
+    public func formIndex(after i: inout Index) { wrappedValue.formIndex(after: &i) }
+
+    /// A binding to the element at `position`: it reads `wrappedValue[position]` and writes the
+    /// element back at `position` (a write of an equal value is skipped).
+    public subscript(position: Index) -> Binding<Value.Element> {
+        let parent = self
+        return Binding<Value.Element>(
+            identity: identity.flatMap { parentIdentity in
+                (position as? any Hashable).map {
+                    AnyHashable(IndexPathIdentity(parent: parentIdentity, position: AnyHashable($0)))
+                }
+            },
+            snapshot: Value.Element.self is AnyObject.Type
+                ? nil : snapshot.flatMap { $0.indices.contains(position) ? $0[position] : nil },
+            get: { parent.wrappedValue[position] },
+            set: { newValue in
+                var value = parent.wrappedValue
+                if isSame(value[position], newValue) { return }
+                value[position] = newValue
+                parent.wrappedValue = value
+            })
+    }
+}
+
+extension Binding: BidirectionalCollection where Value: BidirectionalCollection & MutableCollection {
+    /// The position before `i`.
+    public func index(before i: Index) -> Index { wrappedValue.index(before: i) }
+
+    /// Moves `i` to the position before it.
+    public func formIndex(before i: inout Index) { wrappedValue.formIndex(before: &i) }
+}
+
+extension Binding: RandomAccessCollection where Value: RandomAccessCollection & MutableCollection {}

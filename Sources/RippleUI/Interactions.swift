@@ -18,6 +18,8 @@ struct ViewRoles: OptionSet, Sendable {
     static let image = ViewRoles(rawValue: 1 << 5)
     /// A primitive view (it may show a text of its own).
     static let primitive = ViewRoles(rawValue: 1 << 6)
+    /// A tab of a tab view (on screen only while selected).
+    static let tabScreen = ViewRoles(rawValue: 1 << 7)
     /// Any of the controls the test API finds by name: their names are their own.
     static let control: ViewRoles = [.tappable, .labeledControl, .textInput]
 
@@ -33,6 +35,7 @@ struct ViewRoles: OptionSet, Sendable {
         if type is any _AccessibilityNamed.Type { roles.insert(.accessibilityNamed) }
         if type == Image.self { roles.insert(.image) }
         if type is any _PrimitiveView.Type { roles.insert(.primitive) }
+        if type is any _TabScreenView.Type { roles.insert(.tabScreen) }
         self = roles
     }
 }
@@ -116,7 +119,7 @@ extension RenderTree {
     /// that shows no live value (a button, a link) keeps them until something below it is
     /// evaluated again: finding a control among a thousand rows does not read every row's texts
     /// anew.
-    private func ownNames(of node: _NodeHandle) -> [String] {
+    func ownNames(of node: _NodeHandle) -> [String] {
         if let cached = node.cachedNames { return cached }
         var names: [String] = []
         if node.roles.contains(.textInput), let input = node.view as? any _TextInput, !input.title.isEmpty {
@@ -167,7 +170,7 @@ extension RenderTree {
                 if let top = node.children.last { walk(top, inherited: inherited) }
                 return
             }
-            for child in node.children where !child.isPresentedChild {
+            for child in node.children where !child.isPresentedChild && !child.isHiddenTab {
                 walk(child, inherited: inherited)
                 if !going { return }
             }
@@ -187,7 +190,7 @@ extension RenderTree {
 
     /// The control of type `T` named `name` (exactly, else as a prefix of one of its names). The
     /// walk stops at the first exact match.
-    private func control<T>(_ type: T.Type, kind: String, named name: String) throws -> (_NodeHandle, T) {
+    func control<T>(_ type: T.Type, kind: String, named name: String) throws -> (_NodeHandle, T) {
         var exact: (_NodeHandle, T)?
         var prefixed: (_NodeHandle, T)?
         forEachControl(type) { node, control, names in
@@ -209,7 +212,7 @@ extension RenderTree {
 
     /// Runs a user's action on `node`, unless a ``View/disabled(_:)`` above it disables it; closes
     /// an alert or dialog the control is in; then flushes.
-    private func interact(_ node: _NodeHandle, _ action: () -> Void) {
+    func interact(_ node: _NodeHandle, _ action: () -> Void) {
         guard node.environment.isEnabled else { return }
         action()
         var ancestor = node.parent
@@ -222,6 +225,7 @@ extension RenderTree {
             ancestor = current.parent
         }
         flush()
+        if refreshFocusedValues() { flush() }
     }
 
     // MARK: Gestures
@@ -258,7 +262,7 @@ extension RenderTree {
             if child === top { return true }
             if parent.roles.contains(.navigationContainer) {
                 if parent.children.last !== child { return false }
-            } else if child.isPresentedChild {
+            } else if child.isPresentedChild || child.isHiddenTab {
                 return false
             }
             child = parent
@@ -436,12 +440,28 @@ extension RenderTree {
                 if let top = node.children.last { walk(top, labels: labels, identifiers: identifiers) }
                 return
             }
-            for child in node.children where !child.isPresentedChild {
+            for child in node.children where !child.isPresentedChild && !child.isHiddenTab {
                 walk(child, labels: labels, identifiers: identifiers)
             }
         }
         walk(topLayer(), labels: [], identifiers: [])
         return result
+    }
+
+    /// Whether something named `name` is on screen: a text, a control found by that name (its
+    /// label's texts, images, accessibility names, a field's title), or an image outside controls.
+    /// The match is exact. It only looks: nothing is tapped or flushed, and a name that is not
+    /// there is `false`, not an error.
+    public func exists(_ name: String) -> Bool {
+        if visibleTexts().contains(name) { return true }
+        if imageEntries().contains(where: { $0.contains(name) }) { return true }
+        if accessibilityLabels.contains(name) { return true }
+        var found = false
+        forEachControl(Any.self) { _, _, names in
+            found = names.contains(name)
+            return !found
+        }
+        return found
     }
 
     /// Whether a sheet (or alert, or dialog) is presented.
@@ -495,9 +515,32 @@ extension RenderTree {
         return nil
     }
 
+    /// The text field that has focus: the one a focus binding above says is focused, else the
+    /// field the test focused last when no focus binding is above it.
+    func focusedFieldNode() -> _NodeHandle? {
+        func site(above node: _NodeHandle) -> (any _FocusSite)? {
+            var ancestor = node.parent
+            while let current = ancestor {
+                if let site = current.view as? any _FocusSite { return site }
+                ancestor = current.parent
+            }
+            return nil
+        }
+        for (node, _, _) in controls((any _TextInput).self) {
+            var ancestor = node.parent
+            while let current = ancestor {
+                if let site = current.view as? any _FocusSite, site.isFocused() { return node }
+                ancestor = current.parent
+            }
+        }
+        if let node = lastFocused.node, node.attached, site(above: node) == nil { return node }
+        return nil
+    }
+
     /// Moves ``FocusState`` focus to the field at `node`: the bindings above it focus, the others
     /// that are focused let go.
     private func moveFocus(to node: _NodeHandle) {
+        lastFocused = WeakNode(node: node)
         var mine: [ObjectIdentifier] = []
         var ancestor = node.parent
         while let current = ancestor {
@@ -567,10 +610,17 @@ extension _NodeHandle {
         for child in children {
             if child.isPresentedChild {
                 presented(child)
+            } else if child.isHiddenTab {
+                continue
             } else {
                 child.visitOnScreen(body, presented: presented)
             }
         }
+    }
+
+    /// Whether this node is a tab of a tab view that is not the selected one (off screen).
+    @MainActor var isHiddenTab: Bool {
+        roles.contains(.tabScreen) && (view as? any _TabScreenView)?.isSelected == false
     }
 
     /// The texts on screen at or below this node, depth first: texts, and `[title: value]` for

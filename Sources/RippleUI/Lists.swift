@@ -10,16 +10,61 @@ public struct List<SelectionValue: Hashable, Content: View>: _PrimitiveView {
     /// The rows.
     public let content: Content
 
-    /// A list of the rows `content` builds.
-    public init(@ViewBuilder content: () -> Content) where SelectionValue == Never { self.content = content() }
+    /// The single selection, when the list has one (a navigation split view's links write it).
+    let selection: ListSelection?
 
-    /// A list with a selection (inert) of the rows `content` builds.
-    public init(selection: Binding<SelectionValue?>?, @ViewBuilder content: () -> Content) { self.content = content() }
+    /// A list of the rows `content` builds.
+    public init(@ViewBuilder content: () -> Content) where SelectionValue == Never {
+        self.content = content()
+        selection = nil
+    }
+
+    /// A list with a selection of the rows `content` builds. In a ``NavigationSplitView``'s
+    /// column, a ``NavigationLink`` with a value of the selection's type writes the selection and
+    /// shows the next column (elsewhere the selection is inert).
+    public init(selection: Binding<SelectionValue?>?, @ViewBuilder content: () -> Content) {
+        self.content = content()
+        self.selection = selection.map { binding in
+            ListSelection(
+                select: { value in
+                    guard let value = value.base as? SelectionValue else { return false }
+                    binding.wrappedValue = value
+                    return true
+                }, clear: { binding.wrappedValue = nil })
+        }
+    }
 
     /// A list with a multiple selection (inert) of the rows `content` builds.
-    public init(selection: Binding<Set<SelectionValue>>?, @ViewBuilder content: () -> Content) { self.content = content() }
+    public init(selection: Binding<Set<SelectionValue>>?, @ViewBuilder content: () -> Content) {
+        self.content = content()
+        self.selection = nil
+    }
 
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
+
+    public func _applyEnvironment(to environment: inout EnvironmentValues) {
+        if let selection { environment.listSelection = selection }
+    }
+}
+
+/// What a list with a single selection gives its rows: a way to select a value, and to clear the
+/// selection.
+struct ListSelection {
+    /// Writes `value` when it is of the selection's type (`false` otherwise).
+    let select: @MainActor (AnyHashable) -> Bool
+    let clear: @MainActor () -> Void
+}
+
+private struct ListSelectionKey: EnvironmentKey {
+    static let defaultValue: ListSelection? = nil
+}
+
+extension EnvironmentValues {
+    /// The selection of the innermost list that has one.
+    var listSelection: ListSelection? {
+        get { self[ListSelectionKey.self] }
+        set { self[ListSelectionKey.self] = newValue }
+    }
 }
 
 extension List where SelectionValue == Never {
@@ -28,6 +73,7 @@ extension List where SelectionValue == Never {
         _ data: Data, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
     ) where Content == ForEach<Data, Data.Element.ID, RowContent>, Data.Element: Identifiable {
         content = ForEach(data, content: rowContent)
+        selection = nil
     }
 
     /// A row per element of `data`, identified by the value at `id`.
@@ -35,6 +81,7 @@ extension List where SelectionValue == Never {
         _ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder rowContent: @escaping (Data.Element) -> RowContent
     ) where Content == ForEach<Data, ID, RowContent> {
         content = ForEach(data, id: id, content: rowContent)
+        selection = nil
     }
 
     /// A row per element of the collection `data` binds, each given a binding to its element.
@@ -42,6 +89,7 @@ extension List where SelectionValue == Never {
         _ data: Binding<Data>, @ViewBuilder rowContent: @escaping (Binding<Data.Element>) -> RowContent
     ) where Content == ForEach<[Binding<Data.Element>], Data.Element.ID, RowContent>, Data.Element: Identifiable {
         content = ForEach(data, content: rowContent)
+        selection = nil
     }
 
     /// A row per element of the collection `data` binds, identified by the value at `id`.
@@ -50,6 +98,7 @@ extension List where SelectionValue == Never {
         @ViewBuilder rowContent: @escaping (Binding<Data.Element>) -> RowContent
     ) where Content == ForEach<[Binding<Data.Element>], ID, RowContent> {
         content = ForEach(data, id: id, content: rowContent)
+        selection = nil
     }
 }
 
@@ -60,17 +109,28 @@ struct ElementPath: Hashable {
 }
 
 /// A binding to the element of `collection` whose id is `id`: reads and writes find the element
-/// by id each time (a deleted element reads as its last value; writes to it are dropped).
+/// by id each time, so a row edits its own element after inserts, deletes and moves.
+///
+/// Using the binding of an element that is no longer in the collection traps, naming it: SwiftUI's
+/// row bindings go by index, and there the same code reads or writes another element, or crashes
+/// (index out of range) when the collection shrank below it — never quietly the right one.
 func elementBinding<C: MutableCollection, ID: Hashable>(
     _ collection: Binding<C>, id: ID, idPath: KeyPath<C.Element, ID>, last: C.Element
 ) -> Binding<C.Element> {
-    Binding(
+    let gone = { (use: String) -> Never in
+        fatalError(
+            "ForEach/List over a binding: \(use) the binding of the element with id \(id), which is no longer in the collection (SwiftUI's by-index binding would use another element or crash here)")
+    }
+    return Binding(
         identity: collection.identity.map { AnyHashable(ElementPath(parent: $0, id: AnyHashable(id))) },
         snapshot: collection.snapshot == nil ? nil : last,
-        get: { collection.wrappedValue.first { $0[keyPath: idPath] == id } ?? last },
+        get: {
+            guard let element = collection.wrappedValue.first(where: { $0[keyPath: idPath] == id }) else { gone("read") }
+            return element
+        },
         set: { newValue in
             var elements = collection.wrappedValue
-            guard let index = elements.firstIndex(where: { $0[keyPath: idPath] == id }) else { return }
+            guard let index = elements.firstIndex(where: { $0[keyPath: idPath] == id }) else { gone("wrote") }
             if isSame(elements[index], newValue) { return }
             elements[index] = newValue
             collection.wrappedValue = elements

@@ -69,12 +69,16 @@ struct PushedEntry {
         pushed.value.append(PushedEntry(value: nil, link: link, destination: destination, serial: serial))
     }
 
+    /// Called after a pop with the number of screens left (a split view clears selections).
+    var onPop: ((Int) -> Void)?
+
     /// Pops screens until `depth` are left.
     func pop(toDepth depth: Int) {
         let pathCount = pathGet?().count ?? 0
         let keepPushed = max(0, depth - pathCount)
         if pushed.value.count > keepPushed { pushed.value.removeLast(pushed.value.count - keepPushed) }
         if let pathGet, let pathSet, depth < pathCount { pathSet(Array(pathGet().prefix(depth))) }
+        onPop?(depth)
     }
 
     func view(for entry: PushedEntry) -> any View {
@@ -92,9 +96,25 @@ struct PushedEntry {
                 [weak self] in self?.pop(toDepth: depth)
             }
             let key = entry.serial < 0 ? AnyHashable([AnyHashable(depth), entry.value]) : AnyHashable(entry.serial)
-            children.append(_Child(_PresentedScreen(content: AnyView(erasing: view(for: entry)), dismiss: dismiss, closesOnTap: false), key: PresentedKey(id: key)))
+            // The screen is built when its node is evaluated — after the root and the screens below
+            // it, where its link and its `navigationDestination` are: it sees what they build now.
+            let content = _PushedContent { [weak self] in self?.view(for: entry) ?? EmptyView() }
+            children.append(_Child(_PresentedScreen(content: content, dismiss: dismiss, closesOnTap: false), key: PresentedKey(id: key)))
         }
         return children
+    }
+
+    /// The attached node of each pushed screen, with its entry.
+    func screenNodes() -> [(entry: PushedEntry, node: _NodeHandle)] {
+        guard let node else { return [] }
+        return Array(zip(entries, node.children.dropFirst()))
+    }
+
+    /// The pushed screens that show what `matches` says changed are built again.
+    func rebuildScreens(cause: String, where matches: (PushedEntry) -> Bool) {
+        for (entry, screen) in screenNodes() where matches(entry) {
+            screen.reconciler.markDirty(screen, cause: cause)
+        }
     }
 }
 
@@ -113,6 +133,8 @@ extension EnvironmentValues {
 /// Holds the context between a stack's `_children(in:)` and its `_applyEnvironment(to:)`.
 final class ContextBox {
     var context: NavigationContext?
+    /// The stack's own edit mode, for screens that have none from above.
+    var editMode: Binding<EditMode>?
 }
 
 /// A view that shows a root view and the screens pushed on it (SwiftUI's `NavigationStack`).
@@ -128,11 +150,13 @@ public struct NavigationStack<Data, Root: View>: _PrimitiveView {
         context.pathGet = pathGet
         context.pathSet = pathSet
         box.context = context
+        box.editMode = node.storage(at: -2) { EditModeBox() }.binding
         return context.children(root: root)
     }
 
     public func _applyEnvironment(to environment: inout EnvironmentValues) {
         environment.navigationContext = box.context
+        if environment.editMode == nil { environment.editMode = box.editMode }
     }
 }
 
@@ -203,11 +227,13 @@ public struct NavigationLink<Label: View, Destination: View>: _PrimitiveView {
         // A pushed view link shows the destination its link builds now — when that differs from the
         // one it built before (re-evaluating the stack updates this link again: an unchanged
         // destination must not mark the stack once more).
+        // The screen is built again after this link, in the same pass (``Reconciler/flush()``).
         guard let previous, let context = node.environment.navigationContext,
             context.pushed.value.contains(where: { $0.link == ObjectIdentifier(node) }),
-            let stack = context.node, destinationDiffers(from: previous.destination)
+            destinationDiffers(from: previous.destination)
         else { return }
-        node.reconciler.markDirty(stack, cause: "destination changed")
+        let link = ObjectIdentifier(node)
+        context.rebuildScreens(cause: "destination changed") { $0.link == link }
     }
 
     /// Whether this link's destination differs from `old` (``ValueLayout``'s rules: `==`, or field
@@ -253,7 +279,12 @@ extension NavigationLink where Destination == Never, Label == Text {
 extension NavigationLink: _Tappable {
     func _tap(node: _NodeHandle) {
         guard let context = node.environment.navigationContext else { return }
-        if let value {
+        if let value, let split = node.environment.splitContext, let selection = node.environment.listSelection,
+            selection.select(value)
+        {
+            // In a split view's list with a selection: select, and show the next column.
+            split.selected(inColumn: split.column(of: node), clear: selection.clear)
+        } else if let value {
             context.push(value)
         } else if let destination {
             context.push(link: ObjectIdentifier(node)) { [weak node] in
@@ -271,10 +302,22 @@ public struct _NavigationDestination<Content: View, D: Hashable, Destination: Vi
     public func _children() -> [_Child] { [_Child(content, key: 0)] }
     public func _update(node: _NodeHandle, previous: _NavigationDestination?) {
         let make = self.make
-        node.environment.navigationContext?.destinations[ObjectIdentifier(D.self)] = { value in
+        guard let context = node.environment.navigationContext else { return }
+        context.destinations[ObjectIdentifier(D.self)] = { value in
             make(value as! D)
         }
+        // A new closure may build a different screen: the screens it built are built again, after
+        // this modifier, in the same pass (an unchanged screen's body does not run).
+        if previous != nil {
+            context.rebuildScreens(cause: "destination changed") { $0.value.map { $0.base is D } ?? false }
+        }
     }
+}
+
+/// A pushed screen's content, built when its node is evaluated (``NavigationContext``).
+public struct _PushedContent: _PrimitiveView {
+    let make: @MainActor () -> any View
+    public func _children() -> [_Child] { [_Child(make(), key: 0)] }
 }
 
 /// `.navigationTitle(_:)`: the screen's title (``RenderTree/navigationTitle``).

@@ -32,6 +32,8 @@ public final class _NodeHandle: @unchecked Sendable {
     var environment: EnvironmentValues
     var attached = true
     var evaluatedInPass = 0
+    /// This node's position among its parent's children (kept by the reconciler).
+    var indexInParent = 0
 
     private let lock = NSLock()
     /// Storage of the view's dynamic properties, by field index (state values, state objects).
@@ -66,6 +68,19 @@ public final class _NodeHandle: @unchecked Sendable {
         } else {
             isPresentedChild = false
         }
+    }
+
+    /// Where this node is in the tree: its ancestors' positions, root first, then its own. A flush
+    /// evaluates dirty nodes in the order of these paths.
+    var treePath: [Int] {
+        var path: [Int] = []
+        var current: _NodeHandle? = self
+        while let node = current, let parent = node.parent {
+            path.append(node.indexInParent)
+            current = parent
+        }
+        path.reverse()
+        return path
     }
 
     // MARK: Storage

@@ -57,11 +57,23 @@ public struct _PresentedScreen<Content: View>: _PrimitiveView {
     let dismiss: DismissAction
     /// Alerts and dialogs close after any of their buttons runs.
     let closesOnTap: Bool
-    public func _children() -> [_Child] { [_Child(content, key: 0)] }
+    /// A sheet is a hosting controller of its own: it gives its content an edit mode of its own.
+    var providesEditMode = false
+    let box = EditModeHolder()
+    public func _children(in node: _NodeHandle) -> [_Child] {
+        if providesEditMode { box.binding = node.storage(at: -2) { EditModeBox() }.binding }
+        return [_Child(content, key: 0)]
+    }
     public func _applyEnvironment(to environment: inout EnvironmentValues) {
         environment.dismiss = dismiss
         environment.isPresented = true
+        if let binding = box.binding { environment.editMode = binding }
     }
+}
+
+/// Holds a sheet's edit mode between its `_children(in:)` and its `_applyEnvironment(to:)`.
+final class EditModeHolder {
+    var binding: Binding<EditMode>?
 }
 
 /// A presented screen, for the test API.
@@ -91,8 +103,9 @@ public struct _Presentation<Content: View, Presented: View>: _PrimitiveView {
         var children = [_Child(content, key: 0)]
         if let (id, view) = presented() {
             let dismiss = DismissAction(id: AnyHashable(PresentedKey(id: ObjectIdentifier(node))), action: close)
-            children.append(
-                _Child(_PresentedScreen(content: view, dismiss: dismiss, closesOnTap: closesOnTap), key: PresentedKey(id: id)))
+            var screen = _PresentedScreen(content: view, dismiss: dismiss, closesOnTap: closesOnTap)
+            screen.providesEditMode = !closesOnTap
+            children.append(_Child(screen, key: PresentedKey(id: id)))
         }
         return children
     }

@@ -17,6 +17,9 @@ final class Reconciler {
     private nonisolated let lock = NSLock()
     /// Nodes waiting for re-evaluation, with the causes gathered so far. Guarded by `lock`.
     private nonisolated(unsafe) var dirty: [ObjectIdentifier: (node: _NodeHandle, causes: [String])] = [:]
+    /// Nodes that became dirty since a pass last looked, in the order they were marked. Guarded by
+    /// `lock`.
+    private nonisolated(unsafe) var added: [_NodeHandle] = []
     /// The log and the evaluation counts. Guarded by `lock`.
     private nonisolated(unsafe) var entries: [String] = []
     private nonisolated(unsafe) var counts: [String: Int] = [:]
@@ -92,22 +95,38 @@ final class Reconciler {
         flush()
     }
 
-    /// Re-evaluates every node whose dependencies changed, parents before children, until nothing
-    /// is left (at most 100 passes: a body that changes its own dependencies stops there).
+    /// Re-evaluates every node whose dependencies changed, until nothing is left (at most 100
+    /// passes: a body that changes its own dependencies stops there).
+    ///
+    /// A pass runs each dirty node once, in tree order: a node's ancestors and everything before it
+    /// among its ancestors' children first. A view is evaluated after the views that build its
+    /// inputs — its parent's body, and, for a pushed screen, the link in the list below it (a stack
+    /// lists its root before its pushed screens, a presenter its content before its sheet). A node
+    /// marked during the pass that comes after the node being evaluated joins this pass; one that
+    /// comes before it, or one already evaluated, waits for the next.
     func flush() {
         var passes = 0
         while passes < 100 {
-            let batch = lock.withLock { () -> [(node: _NodeHandle, causes: [String])] in
-                defer { dirty = [:] }
-                return Array(dirty.values)
-            }
-            if batch.isEmpty { return }
-            passes += 1
             pass += 1
-            for (node, causes) in batch.sorted(by: { ($0.node.depth, $0.node.order) < ($1.node.depth, $1.node.order) }) {
-                guard node.attached, node.evaluatedInPass != pass else { continue }
-                evaluate(node, reasons: causes)
+            var evaluatedAny = false
+            var queue = PassQueue(pending: lock.withLock { () -> [_NodeHandle] in
+                added = []
+                dirty = dirty.filter { $0.value.node.attached }
+                return dirty.values.map(\.node)
+            })
+            while let next = queue.next(adding: lock.withLock { () -> [_NodeHandle] in
+                defer { added = [] }
+                return added
+            }) {
+                guard next.attached, next.evaluatedInPass != pass else { continue }
+                let causes = takeCauses(next)
+                // Evaluated with its parent since it was queued.
+                if causes.isEmpty { continue }
+                evaluatedAny = true
+                evaluate(next, reasons: causes)
             }
+            if !evaluatedAny { return }
+            passes += 1
             runAfterPass()
         }
         FileHandle.standardError.write(Data("RippleUI warning: flush stopped after 100 passes (a body keeps changing what it reads)\n".utf8))
@@ -131,7 +150,13 @@ final class Reconciler {
         lock.withLock {
             guard node.attached else { return }
             let key = ObjectIdentifier(node)
-            var entry = dirty[key] ?? (node, [])
+            var entry: (node: _NodeHandle, causes: [String])
+            if let existing = dirty[key] {
+                entry = existing
+            } else {
+                entry = (node, [])
+                added.append(node)
+            }
             if !entry.causes.contains(cause) { entry.causes.append(cause) }
             dirty[key] = entry
         }
@@ -259,6 +284,7 @@ final class Reconciler {
             for removed in old[position...] { remove(removed) }
         }
         node.children = kept
+        for (index, child) in kept.enumerated() where child.indexInParent != index { child.indexInParent = index }
         for (child, reasons) in toEvaluate {
             evaluate(child, reasons: reasons + takeCauses(child).filter { !reasons.contains($0) })
         }
@@ -331,3 +357,43 @@ protocol BindingField {
 }
 
 extension Binding: BindingField {}
+
+/// The nodes one pass of ``Reconciler/flush()`` evaluates, in tree order (``_NodeHandle/treePath``).
+@MainActor struct PassQueue {
+    private var entries: [(path: [Int], node: _NodeHandle)]
+    private var cursor = 0
+    /// The path of the node handed out last: nodes marked later that come before it wait.
+    private var current: [Int]?
+
+    init(pending: [_NodeHandle]) {
+        if pending.count < 2 {
+            // One node (a row changed): nothing to order.
+            entries = pending.map { ([], $0) }
+        } else {
+            entries = pending.map { ($0.treePath, $0) }.sorted { $0.path.lexicographicallyPrecedes($1.path) }
+        }
+    }
+
+    /// The next node to evaluate, after taking in `added` (nodes marked since the last call).
+    mutating func next(adding added: [_NodeHandle]) -> _NodeHandle? {
+        if !added.isEmpty {
+            if entries.count - cursor == 1, entries[cursor].path.isEmpty { entries[cursor].path = entries[cursor].node.treePath }
+            for node in added where node.attached {
+                let path = node.treePath
+                if let current, !current.lexicographicallyPrecedes(path) { continue }
+                var low = cursor
+                var high = entries.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if entries[middle].path.lexicographicallyPrecedes(path) { low = middle + 1 } else { high = middle }
+                }
+                entries.insert((path, node), at: low)
+            }
+        }
+        guard cursor < entries.count else { return nil }
+        defer { cursor += 1 }
+        let entry = entries[cursor]
+        current = entry.path.isEmpty ? entry.node.treePath : entry.path
+        return entry.node
+    }
+}

@@ -40,6 +40,8 @@ public final class RenderTree {
     private var namesCached = false
     /// The index of buttons and links by name.
     let controlIndex = ControlIndex()
+    /// The field the test focused last (``focus(_:)``), for focused values.
+    var lastFocused = WeakNode()
 
     /// The root node.
     var root: _NodeHandle { reconciler.root }
@@ -53,6 +55,8 @@ public final class RenderTree {
     /// Inserts `view` as the root and evaluates everything below it.
     public init(_ view: some View, environment: EnvironmentValues = EnvironmentValues()) {
         reconciler.observer = self
+        var environment = environment
+        if environment.focusedValuesStore == nil { environment.focusedValuesStore = FocusedValuesStore() }
         reconciler.mount(view, environment: environment)
     }
 
@@ -65,8 +69,13 @@ public final class RenderTree {
     /// Forgets the log (counts are kept).
     public func clearLog() { reconciler.clearLog() }
 
-    /// How many times bodies of views of this type name were evaluated.
+    /// How many times bodies of views of this type name were evaluated (the name the log shows:
+    /// a generic view's name without its arguments).
     public func evaluations(of typeName: String) -> Int { reconciler.evaluations(of: typeName) }
+
+    /// How many times bodies of views of type `type` were evaluated (`evaluations(of: Detail.self)`;
+    /// a generic view's specializations count together, as in the log).
+    public func evaluations<V: View>(of type: V.Type) -> Int { reconciler.evaluations(of: ValueLayout.of(V.self).typeName) }
 
     /// The texts the screen shows now, depth first: texts, and `[title: value]` for fields,
     /// toggles, sliders, steppers and pickers. Only the top screen counts: the pushed destination

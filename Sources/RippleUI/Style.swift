@@ -150,12 +150,67 @@ extension ShapeStyle where Self == TintShapeStyle {
     public static var tint: TintShapeStyle { TintShapeStyle() }
 }
 
-/// A linear gradient (inert).
+/// A color gradient: colors at locations from 0 to 1 (a value; drawing is inert).
+public struct Gradient: Sendable, Hashable {
+    /// One color at a location.
+    public struct Stop: Sendable, Hashable {
+        /// The color.
+        public var color: Color
+        /// Where the color is, from 0 to 1.
+        public var location: CGFloat
+        /// A stop of `color` at `location`.
+        public init(color: Color, location: CGFloat) {
+            self.color = color
+            self.location = location
+        }
+    }
+
+    /// The stops, in order.
+    public var stops: [Stop]
+    /// A gradient of `stops`.
+    public init(stops: [Stop]) { self.stops = stops }
+    /// A gradient of `colors`, spread evenly from 0 to 1.
+    public init(colors: [Color]) {
+        let last = CGFloat(max(colors.count - 1, 1))
+        stops = colors.enumerated().map { Stop(color: $1, location: CGFloat($0) / last) }
+    }
+}
+
+/// A linear gradient (inert: a value the view keeps).
 public struct LinearGradient: ShapeStyle {
-    /// The colors.
-    public let colors: [Color]
+    /// The gradient.
+    public let gradient: Gradient
+    /// Where it starts.
+    public let startPoint: UnitPoint
+    /// Where it ends.
+    public let endPoint: UnitPoint
+    /// The colors, in order.
+    public var colors: [Color] { gradient.stops.map(\.color) }
     /// Creates a gradient of `colors` from `startPoint` to `endPoint`.
-    public init(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) { self.colors = colors }
+    public init(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.init(gradient: Gradient(colors: colors), startPoint: startPoint, endPoint: endPoint)
+    }
+    /// Creates `gradient` from `startPoint` to `endPoint`.
+    public init(gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.gradient = gradient
+        self.startPoint = startPoint
+        self.endPoint = endPoint
+    }
+    /// Creates a gradient of `stops` from `startPoint` to `endPoint`.
+    public init(stops: [Gradient.Stop], startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.init(gradient: Gradient(stops: stops), startPoint: startPoint, endPoint: endPoint)
+    }
+}
+
+extension ShapeStyle where Self == LinearGradient {
+    /// A linear gradient of `gradient` as a shape style (`.fill(.linearGradient(…))`).
+    public static func linearGradient(_ gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) -> LinearGradient {
+        LinearGradient(gradient: gradient, startPoint: startPoint, endPoint: endPoint)
+    }
+    /// A linear gradient of `colors` as a shape style.
+    public static func linearGradient(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) -> LinearGradient {
+        LinearGradient(colors: colors, startPoint: startPoint, endPoint: endPoint)
+    }
 }
 
 /// A blur material (inert).
@@ -306,6 +361,27 @@ public struct Angle: Sendable, Hashable {
     public static func radians(_ radians: Double) -> Angle { Angle(radians: radians) }
     /// Zero.
     public static let zero = Angle(radians: 0)
+}
+
+extension Angle: Comparable, AdditiveArithmetic {
+    /// Whether `lhs` is the smaller angle.
+    public static func < (lhs: Angle, rhs: Angle) -> Bool { lhs.radians < rhs.radians }
+    /// The sum.
+    public static func + (lhs: Angle, rhs: Angle) -> Angle { Angle(radians: lhs.radians + rhs.radians) }
+    /// The difference.
+    public static func - (lhs: Angle, rhs: Angle) -> Angle { Angle(radians: lhs.radians - rhs.radians) }
+    /// Adds `rhs` to `lhs`.
+    public static func += (lhs: inout Angle, rhs: Angle) { lhs.radians += rhs.radians }
+    /// Subtracts `rhs` from `lhs`.
+    public static func -= (lhs: inout Angle, rhs: Angle) { lhs.radians -= rhs.radians }
+    /// The opposite angle.
+    public static prefix func - (angle: Angle) -> Angle { Angle(radians: -angle.radians) }
+    /// The angle scaled by `rhs`.
+    public static func * (lhs: Angle, rhs: Double) -> Angle { Angle(radians: lhs.radians * rhs) }
+    /// The angle scaled by `lhs`.
+    public static func * (lhs: Double, rhs: Angle) -> Angle { Angle(radians: lhs * rhs.radians) }
+    /// The angle divided by `rhs`.
+    public static func / (lhs: Angle, rhs: Double) -> Angle { Angle(radians: lhs.radians / rhs) }
 }
 
 // MARK: Shapes
@@ -493,6 +569,10 @@ public struct Path: Shape, Hashable {
         case ellipse(CGRect)
         /// A rectangle.
         case rect(CGRect)
+        /// A quadratic Bézier curve to `to`.
+        case quadCurve(to: CGPoint, control: CGPoint)
+        /// A cubic Bézier curve to `to`.
+        case curve(to: CGPoint, control1: CGPoint, control2: CGPoint)
         /// Closes the subpath.
         case closeSubpath
     }
@@ -530,6 +610,14 @@ public struct Path: Shape, Hashable {
     ) {
         elements.append(
             .arc(center: center, radius: radius, start: startAngle.radians, end: endAngle.radians, clockwise: clockwise))
+    }
+    /// Adds a quadratic Bézier curve to `end`, bent towards `control`.
+    public mutating func addQuadCurve(to end: CGPoint, control: CGPoint) {
+        elements.append(.quadCurve(to: end, control: control))
+    }
+    /// Adds a cubic Bézier curve to `end`, bent towards `control1` then `control2`.
+    public mutating func addCurve(to end: CGPoint, control1: CGPoint, control2: CGPoint) {
+        elements.append(.curve(to: end, control1: control1, control2: control2))
     }
     /// Adds a rectangle.
     public mutating func addRect(_ rect: CGRect) { elements.append(.rect(rect)) }
@@ -570,6 +658,14 @@ public enum ColorScheme: Sendable, Hashable, CaseIterable {
 }
 
 extension View {
+    /// Places the view's center at `position` in its parent (inert).
+    public func position(_ position: CGPoint) -> some View { self }
+    /// Places the view's center at `x`, `y` in its parent (inert).
+    public func position(x: CGFloat = 0, y: CGFloat = 0) -> some View { self }
+    /// Shifts the view's hues by `angle` (inert).
+    public func hueRotation(_ angle: Angle) -> some View { self }
+    /// Removes `amount` (0 to 1) of the view's color saturation (inert).
+    public func grayscale(_ amount: Double) -> some View { self }
     /// Pads the view (inert).
     public func padding(_ length: CGFloat? = nil) -> some View { self }
     /// Pads some edges (inert).

@@ -123,7 +123,7 @@ final class ValueLayout: @unchecked Sendable {
             } else {
                 same = bitwise(MemoryLayout<T>.size)
             }
-            let typeName = (T.self as? any StyleHosting.Type)?.styleName ?? String(describing: T.self)
+            let typeName = (T.self as? any StyleHosting.Type)?.styleName ?? shortTypeName(T.self)
             return ValueLayout(
                 installables: installables, same: same, typeName: typeName, kind: T.self,
                 holdsBindings: holdsBindings)
@@ -194,4 +194,12 @@ private func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: I
         index += 1
     }
     return true
+}
+
+/// A view type's name for the log and ``RenderTree/evaluations(of:)-(String)``: its own name without
+/// its generic arguments (`Row`, not `Row<ModifiedContent<…>>`).
+func shortTypeName(_ type: Any.Type) -> String {
+    let full = String(describing: type)
+    guard let bracket = full.firstIndex(of: "<") else { return full }
+    return String(full[..<bracket])
 }

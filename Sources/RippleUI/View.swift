@@ -1,4 +1,7 @@
 @_exported import Ripple
+// As `import SwiftUI` does, `import RippleUI` makes Foundation's names available (`Date`, `URL`,
+// `CGFloat`, `UUID`): a port changes its import line only.
+@_exported import Foundation
 
 /// A piece of user interface, described as a value: SwiftUI's `View`, headless.
 ///

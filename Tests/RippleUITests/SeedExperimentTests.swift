@@ -111,7 +111,7 @@ struct RootView<Child: View>: View {
         #expect(tree.texts.prefix(2) == ["Root: 0", "Count: 2"])
         try tree.tap("Root Add")
         #expect(tree.texts.prefix(2) == ["Root: 1", "Count: 0"])
-        #expect(tree.log.suffix(2) == ["RootView<ObservedCountView>: _rootCount changed", "ObservedCountView: @self changed"])
+        #expect(tree.log.suffix(2) == ["RootView: _rootCount changed", "ObservedCountView: @self changed"])
     }
 
     // Rule 45: the state object is created once per node identity and survives.
