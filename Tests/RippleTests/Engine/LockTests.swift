@@ -164,6 +164,7 @@ import Testing
         #expect(returned.wait(timeout: .now() + 5) == .success, "the waiter slept on although its turn was handed over")
     }
 
+    #if os(Linux)
     /// `RIPPLE_LOCK=plain`, read when the first lock has to wait (not at load), selects plain
     /// futexes from the start; anything else leaves priority inheritance.
     @Test func theEnvironmentSelectsPlainFutexesAtTheFirstWait() {
@@ -182,6 +183,7 @@ import Testing
         LockKernel.forgetDecision()
         #expect(LockKernel.mode == .priorityInheriting)
     }
+    #endif
 
     /// A process that starts refusing priority-inheriting futexes while threads sleep in them
     /// (say, a daemon that sandboxes itself after start): a sleeper whose wake is lost in the
