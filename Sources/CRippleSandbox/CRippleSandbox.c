@@ -72,7 +72,24 @@ _Static_assert((int)RippleSandboxBarrierQuery == (int)MEMBARRIER_CMD_QUERY
         IF_EQUAL(FUTEX_CMP_REQUEUE_PI, 2, 0), IF_EQUAL(FUTEX_LOCK_PI2, 1, 0), RETURN(ALLOW),           \
         RETURN(action)
 
+// Only the priority-inheritance futex operations get `action` (membarrier is allowed).
+#define PI_FUTEX(action)                                                                               \
+    PROLOGUE(action), IF_EQUAL(__NR_futex, 1, 0), RETURN(ALLOW), LOAD(ARG_LOW(1)),                     \
+        BPF_STMT(BPF_ALU | BPF_AND | BPF_K, FUTEX_CMD_MASK), IF_EQUAL(FUTEX_LOCK_PI, 6, 0),            \
+        IF_EQUAL(FUTEX_UNLOCK_PI, 5, 0), IF_EQUAL(FUTEX_TRYLOCK_PI, 4, 0),                             \
+        IF_EQUAL(FUTEX_WAIT_REQUEUE_PI, 3, 0), IF_EQUAL(FUTEX_CMP_REQUEUE_PI, 2, 0),                   \
+        IF_EQUAL(FUTEX_LOCK_PI2, 1, 0), RETURN(ALLOW), RETURN(action)
+
 static struct sock_filter refuse[] = {BARRIER_AND_PI_FUTEX(REFUSE)};
+
+static struct sock_filter kill_pi_futex[] = {PI_FUTEX(KILL)};
+
+static struct sock_filter refuse_gettid[] = {
+    PROLOGUE(REFUSE),
+    IF_EQUAL(__NR_gettid, 0, 1),
+    RETURN(REFUSE),
+    RETURN(ALLOW),
+};
 
 static struct sock_filter kill_process[] = {BARRIER_AND_PI_FUTEX(KILL)};
 
@@ -99,6 +116,12 @@ int ripple_sandbox_install(RippleSandboxFilter filter, int all_threads) {
     case RippleSandboxKill:
         program = (struct sock_fprog){sizeof kill_process / sizeof kill_process[0], kill_process};
         break;
+    case RippleSandboxKillPriorityInheritance:
+        program = (struct sock_fprog){sizeof kill_pi_futex / sizeof kill_pi_futex[0], kill_pi_futex};
+        break;
+    case RippleSandboxRefuseThreadID:
+        program = (struct sock_fprog){sizeof refuse_gettid / sizeof refuse_gettid[0], refuse_gettid};
+        break;
     default:
         return EINVAL;
     }
@@ -116,6 +139,11 @@ int ripple_sandbox_install(RippleSandboxFilter filter, int all_threads) {
 
 long ripple_sandbox_membarrier(RippleSandboxBarrierCommand command) {
     long result = syscall(__NR_membarrier, (int)command, 0, 0);
+    return result < 0 ? -errno : result;
+}
+
+long ripple_sandbox_gettid(void) {
+    long result = syscall(SYS_gettid);
     return result < 0 ? -errno : result;
 }
 
@@ -144,5 +172,7 @@ long ripple_sandbox_membarrier(RippleSandboxBarrierCommand command) {
 }
 
 int ripple_sandbox_futex_trylock_pi(void) { return -ENOSYS; }
+
+long ripple_sandbox_gettid(void) { return -ENOSYS; }
 
 #endif

@@ -5,10 +5,14 @@
 //     RippleSandboxProbe launch <filter> <mode>   installs the filter, then runs itself as <mode>
 //     RippleSandboxProbe use                      a contended workload on Ripple's subjects
 //     RippleSandboxProbe use-refusing-midway      the same, refusing on all threads while it runs
+//     RippleSandboxProbe contend                  a lock contended for certain, then `use`
+//     RippleSandboxProbe contend-mixed            a lock contended between a thread refused
+//                                                 gettid and one allowed it (filter: none)
 //     RippleSandboxProbe idle                     links Ripple, never uses it
 //     RippleSandboxProbe probe-membarrier         shows what the filter in force refuses
 //
-// Filters: refuse, refuse-barrier-command, kill (CRippleSandbox.h says what each does). Threads are
+// Filters: refuse, refuse-barrier-command, kill, kill-pi-futex, refuse-gettid (CRippleSandbox.h
+// says what each does); the environment (RIPPLE_LOCK) passes through `launch`. Threads are
 // pthreads and nothing here uses Foundation or Dispatch, so what the filter meets is Ripple's.
 #if os(Linux)
 import CRippleSandbox
@@ -21,6 +25,8 @@ let filters: [String: RippleSandboxFilter] = [
     "refuse": RippleSandboxRefuse,
     "refuse-barrier-command": RippleSandboxRefuseBarrierCommand,
     "kill": RippleSandboxKill,
+    "kill-pi-futex": RippleSandboxKillPriorityInheritance,
+    "refuse-gettid": RippleSandboxRefuseThreadID,
 ]
 
 /// Writes `line` to standard output at once (no buffer, so what was said survives a crash).
@@ -261,6 +267,59 @@ enum Workload {
     }
 }
 
+/// A Ripple lock shared by threads.
+final class SharedLock: @unchecked Sendable {
+    let lock = Lock()
+    /// Guarded by `lock`.
+    var count = 0
+}
+
+/// Contention for certain: one thread takes `shared`'s lock and holds it 50 ms while another, told
+/// it is held, takes it too (so it must wait in the kernel), `rounds` times, each thread holding
+/// in turn. `refuseGettidOnSecond`: the second thread first refuses itself gettid (a filter on it
+/// alone), so a thread with a synthetic owner ID and one with its real ID share the lock.
+/// Returns what went wrong, if anything.
+func contend(rounds: Int, refuseGettidOnSecond: Bool) -> String? {
+    let shared = SharedLock()
+    let turn = Atomic<Int>(0)  // round * 2 + who holds; each waits its number
+    let held = Atomic<Int>(-1)
+    let installed = Atomic<Int32>(0)
+    func side(_ me: Int) -> @Sendable () -> Void {
+        {
+            if me == 1, refuseGettidOnSecond {
+                installed.store(ripple_sandbox_install(RippleSandboxRefuseThreadID, 0), ordering: .relaxed)
+            }
+            for round in 0..<rounds {
+                let holder = round % 2
+                if holder == me {
+                    shared.lock.lock()
+                    held.store(round, ordering: .releasing)
+                    usleep(50_000)
+                    shared.count += 1
+                    shared.lock.unlock()
+                } else {
+                    while held.load(ordering: .acquiring) < round { usleep(100) }
+                    shared.lock.lock()
+                    shared.count += 1
+                    shared.lock.unlock()
+                }
+                // Both done with this round before the next begins.
+                turn.add(1, ordering: .acquiringAndReleasing)
+                while turn.load(ordering: .acquiring) < 2 * (round + 1) { usleep(100) }
+            }
+        }
+    }
+    let threads = [startThread(side(0)), startThread(side(1))]
+    for thread in threads { pthread_join(thread, nil) }
+    if installed.load(ordering: .relaxed) != 0 {
+        return "installing refuse-gettid on the second thread failed: \(String(cString: strerror(installed.load(ordering: .relaxed))))"
+    }
+    shared.lock.lock()
+    let count = shared.count
+    shared.lock.unlock()
+    return count == 2 * rounds ? nil : "the lock's count is \(count), not \(2 * rounds)"
+}
+
 /// Runs the mode the arguments name; returns the exit status.
 func run(_ arguments: [String]) -> Int32 {
     switch arguments.first {
@@ -270,6 +329,20 @@ func run(_ arguments: [String]) -> Int32 {
         return Workload.run(refusingMidway: false, name: "use")
     case "use-refusing-midway":
         return Workload.run(refusingMidway: true, name: "use-refusing-midway")
+    case "contend":
+        if let failure = contend(rounds: 4, refuseGettidOnSecond: false) {
+            say("contend: FAILED: \(failure)")
+            return 1
+        }
+        say("contend: lock ok: 2 threads × 4 contended rounds; gettid: \(describe(ripple_sandbox_gettid()))")
+        return Workload.run(refusingMidway: false, name: "contend")
+    case "contend-mixed":
+        if let failure = contend(rounds: 6, refuseGettidOnSecond: true) {
+            say("contend-mixed: FAILED: \(failure)")
+            return 1
+        }
+        say("contend-mixed: ok: 2 threads × 6 contended rounds, the second refused gettid")
+        return 0
     case "idle":
         // Links Ripple without running any of it: there are never this many arguments.
         if CommandLine.arguments.count > 1000 { PassthroughSubject<Int, Never>().send(1) }
@@ -280,11 +353,12 @@ func run(_ arguments: [String]) -> Int32 {
         let register = describe(ripple_sandbox_membarrier(RippleSandboxBarrierRegisterPrivateExpedited))
         let expedited = describe(ripple_sandbox_membarrier(RippleSandboxBarrierPrivateExpedited))
         let trylockPI = describe(Int(ripple_sandbox_futex_trylock_pi()))
-        say("probe-membarrier: query=\(query) register=\(register) expedited=\(expedited) trylock-pi=\(trylockPI)")
+        let gettid = ripple_sandbox_gettid() > 0 ? "ok" : describe(ripple_sandbox_gettid())
+        say("probe-membarrier: query=\(query) register=\(register) expedited=\(expedited) trylock-pi=\(trylockPI) gettid=\(gettid)")
         return 0
     default:
-        say("usage: RippleSandboxProbe launch <refuse|refuse-barrier-command|kill> <mode> | use | "
-            + "use-refusing-midway | idle | probe-membarrier")
+        say("usage: RippleSandboxProbe launch <refuse|refuse-barrier-command|kill|kill-pi-futex|refuse-gettid> "
+            + "<mode> | use | use-refusing-midway | contend | contend-mixed | idle | probe-membarrier")
         return 64
     }
 }

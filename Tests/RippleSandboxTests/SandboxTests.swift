@@ -55,7 +55,7 @@ import Testing
     /// posix_spawn and waitpid rather than Foundation's `Process`, whose `waitUntilExit()` hung here
     /// once for a probe that had already died (it learns of the exit from a socket the child
     /// inherits, and never did): a test that waits for the kernel's answer cannot hang that way.
-    static func run(_ arguments: [String], timeout: Double = 60) async throws -> Run {
+    static func run(_ arguments: [String], environment extra: [String: String] = [:], timeout: Double = 60) async throws -> Run {
         let probe = try probe()
         // A file, not a pipe: a long crash report cannot fill it and stall the probe.
         let outputPath = FileManager.default.temporaryDirectory
@@ -68,7 +68,8 @@ import Testing
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         // A crash report short enough to read in a failure: the crashed thread, its top frames.
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        if extra["RIPPLE_LOCK"] == nil { environment["RIPPLE_LOCK"] = nil }
         environment["SWIFT_BACKTRACE"] =
             "enable=yes,interactive=no,color=no,threads=crashed,images=none,registers=none,limit=24,top=8"
         let argv = ([probe.path] + arguments).map { strdup($0) } + [nil]
@@ -135,6 +136,34 @@ import Testing
         #expect(succeeded, Comment(rawValue: atLoad + run.report.rawValue))
     }
 
+    @Test func aProgramRefusedGettidFromItsFirstInstructionWorks() async throws {
+        // Every thread's gettid answers EPERM: each owns locks under a synthetic ID, and the locks
+        // use plain futexes (a contended lock for certain, then sinks, sends and cancels on five
+        // threads).
+        let run = try await Self.run(["launch", "refuse-gettid", "contend"])
+        let succeeded = run.succeeded(saying: "contend: ok")
+        #expect(succeeded, run.report)
+        let refused = run.output.contains("gettid: EPERM")
+        #expect(!succeeded || refused, run.report)
+    }
+
+    @Test func aThreadRefusedGettidAndOneAllowedItShareALock() async throws {
+        // The refused thread holds first, under its synthetic ID, while the process still uses
+        // priority inheritance: the other thread's FUTEX_LOCK_PI finds no such owner, and the
+        // process moves to plain futexes.
+        let run = try await Self.run(["contend-mixed"])
+        #expect(run.succeeded(saying: "contend-mixed: ok"), run.report)
+    }
+
+    @Test func aPolicyThatKillsOnPriorityInheritanceKillsAtTheFirstContendedLockUnlessRIPPLE_LOCKIsPlain() async throws {
+        let plain = try await Self.run(["launch", "kill-pi-futex", "contend"], environment: ["RIPPLE_LOCK": "plain"])
+        #expect(plain.succeeded(saying: "contend: ok"), plain.report)
+        // What Engine.md says happens without the switch.
+        let killed = try await Self.run(["launch", "kill-pi-futex", "contend"])
+        let killedBySIGSYS = killed.ending == .killed(signal: SIGSYS) && !killed.output.contains("contend: lock ok")
+        #expect(killedBySIGSYS, killed.report)
+    }
+
     /// The tests above would pass vacuously if the filters refused nothing.
     @Test func theFiltersRefuseWhatTheySay() async throws {
         let refused = try await Self.run(["launch", "refuse", "probe-membarrier"])
@@ -152,6 +181,11 @@ import Testing
         let killed = try await Self.run(["launch", "kill", "probe-membarrier"])
         let killedBySIGSYS = killed.ending == .killed(signal: SIGSYS) && !killed.output.contains("probe-membarrier:")
         #expect(killedBySIGSYS, killed.report)
+
+        let gettid = try await Self.run(["launch", "refuse-gettid", "probe-membarrier"])
+        let gettidRefused = gettid.ending == .exited(status: 0)
+            && gettid.output.contains(/query=[0-9]+ register=0 expedited=0 trylock-pi=0 gettid=EPERM/)
+        #expect(gettidRefused, gettid.report)
     }
 }
 #endif

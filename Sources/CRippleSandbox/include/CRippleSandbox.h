@@ -15,6 +15,11 @@ typedef enum RippleSandboxFilter {
     /// `membarrier` (any command) and the priority-inheritance futex operations kill the process
     /// (SIGSYS), so any use of them, however well handled, shows.
     RippleSandboxKill = 2,
+    /// Only the priority-inheritance futex operations kill the process (SIGSYS), as Chromium's
+    /// sandbox does; membarrier is allowed.
+    RippleSandboxKillPriorityInheritance = 3,
+    /// Only `gettid` fails with EPERM.
+    RippleSandboxRefuseThreadID = 4,
 } RippleSandboxFilter;
 
 /// Installs `filter` for the calling thread, or with `all_threads` for every thread of the process
@@ -35,5 +40,8 @@ long ripple_sandbox_membarrier(RippleSandboxBarrierCommand command);
 /// FUTEX_TRYLOCK_PI, then FUTEX_UNLOCK_PI, on a free word of the caller's stack: 0, or minus the
 /// errno value of the first that failed.
 int ripple_sandbox_futex_trylock_pi(void);
+
+/// gettid(): the calling thread's ID, or minus the errno value.
+long ripple_sandbox_gettid(void);
 
 #endif

@@ -24,7 +24,12 @@ import WinSDK
 ///   so the holder runs at the waiter's priority until it unlocks. If the kernel refuses the
 ///   priority-inheriting calls (a seccomp policy, an old kernel), the lock says so once, for the
 ///   whole process, and sleeps with plain `FUTEX_WAIT` instead; if that is refused too, it yields
-///   the processor between tries. Nothing is ever a reason to trap but a self-deadlock.
+///   the processor between tries. A thread whose `gettid(2)` is refused owns locks under a
+///   synthetic ID (``firstSyntheticOwner``), and its first contended lock or unlock moves the
+///   process to plain futexes the same way (the kernel's priority-inheriting futexes need real
+///   IDs). `RIPPLE_LOCK=plain` in the environment, read the first time a lock has to wait, selects
+///   plain futexes from the start (for policies that kill on `FUTEX_LOCK_PI`). Nothing is ever a
+///   reason to trap but a self-deadlock.
 /// - Windows: the same word and algorithm on `WaitOnAddress` / `WakeByAddressSingle`, owned by the
 ///   thread's ID.
 /// - Darwin: `os_unfair_lock` (macOS 10.12, iOS 10), which knows its owner, donates priority to the
@@ -124,6 +129,12 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     /// In `word`: the owner's thread ID (the kernel's `FUTEX_TID_MASK`).
     static var ownerMask: UInt32 { 0x3FFF_FFFF }
 
+    /// Owner IDs from here to ``ownerMask`` are synthetic: given to threads whose `gettid(2)` the
+    /// kernel refused (CRippleSync.c, `RIPPLE_FIRST_SYNTHETIC_ID`). No thread has such an ID (real
+    /// ones are below the kernel's `PID_MAX_LIMIT`, 2^22), and the kernel cannot hand a
+    /// priority-inheriting futex to such an owner, so locks they take use plain futexes.
+    static var firstSyntheticOwner: UInt32 { 0x0040_0000 }
+
     /// The longest a thread sleeps in the kernel before it looks at the word again. Sleeps are
     /// bounded so that a wake lost when the process switches from priority-inheriting to plain
     /// futexes (a policy that starts refusing them while a thread sleeps) costs a delay, never a
@@ -134,6 +145,11 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     /// sleeps in the kernel until the lock is this thread's. Traps if the caller already holds it.
     @inline(never)
     func lockSlow(_ me: UInt32) {
+        if me >= Self.firstSyntheticOwner {
+            // gettid was refused: the kernel would write this thread's real ID into the word on a
+            // priority-inheriting hand-over, which this thread does not know as its own.
+            LockKernel.refusePriorityInheritance()
+        }
         for _ in 0..<40 {
             if word.load(ordering: .relaxed) == 0,
                 word.compareExchange(
@@ -193,6 +209,11 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     func unlockSlow(_ me: UInt32) {
         let seen = word.load(ordering: .relaxed)
         require(seen & Self.ownerMask == me, "Ripple: a lock was released by a thread that does not hold it")
+        if me >= Self.firstSyntheticOwner {
+            // A synthetic owner took the lock without the kernel (the fast path, while the process
+            // still used priority inheritance): FUTEX_UNLOCK_PI would refuse it anyway.
+            LockKernel.refusePriorityInheritance()
+        }
         if LockKernel.mode == .priorityInheriting {
             // A releasing read-modify-write that changes nothing: what the kernel writes next is
             // not an atomic operation the acquiring side (or ThreadSanitizer) can pair with.
@@ -245,22 +266,45 @@ package struct Lock: ~Copyable, @unchecked Sendable {
 
 #if !canImport(Darwin)
 /// The kernel calls a ``Lock`` may use in this process: the best one until the kernel refuses it,
-/// then the next, for good. Decided by the first refusal, not at load time; nothing here ever
-/// traps.
+/// then the next, for good. Decided the first time a lock or turn has to wait (with
+/// `RIPPLE_LOCK=plain` in the environment: plain futexes from the start), never at load time;
+/// lowered by the first refusal; nothing here ever traps.
 enum LockKernel {
-    /// Which sleeping calls the locks use.
+    /// Which sleeping calls the locks use. Raw value 0 is "not decided yet".
     enum Mode: UInt32 {
-        /// `FUTEX_LOCK_PI` / `FUTEX_UNLOCK_PI` (Linux): sleepers donate priority to the holder.
-        case priorityInheriting
+        /// `FUTEX_LOCK_PI2` / `FUTEX_LOCK_PI` / `FUTEX_UNLOCK_PI` (Linux): sleepers donate
+        /// priority to the holder.
+        case priorityInheriting = 1
         /// `FUTEX_WAIT` / `FUTEX_WAKE` (or `WaitOnAddress` on Windows).
-        case plain
+        case plain = 2
         /// No sleeping call is allowed: yield the processor between tries.
-        case yielding
+        case yielding = 3
     }
 
-    /// The current mode (only ever moves down the list).
+    /// The current mode (only ever moves down the list once decided).
     static var mode: Mode {
-        Mode(rawValue: lockKernelMode.load(ordering: .relaxed)) ?? .yielding
+        let raw = lockKernelMode.load(ordering: .relaxed)
+        if raw == 0 { return decide() }
+        return Mode(rawValue: raw) ?? .yielding
+    }
+
+    /// The first wait's decision: the environment's `RIPPLE_LOCK=plain` (for a sandbox that kills
+    /// a process on `FUTEX_LOCK_PI`, such as Chromium's), else the best the system has. Read here,
+    /// not at load: no environment lookup happens before a lock has to wait.
+    @inline(never)
+    private static func decide() -> Mode {
+        #if os(Windows)
+        let chosen = Mode.plain
+        #else
+        let chosen: Mode = if let value = getenv("RIPPLE_LOCK"), String(cString: value) == "plain" {
+            .plain
+        } else {
+            .priorityInheriting
+        }
+        #endif
+        let (exchanged, found) = lockKernelMode.compareExchange(
+            expected: 0, desired: chosen.rawValue, ordering: .relaxed)
+        return exchanged ? chosen : Mode(rawValue: found) ?? .yielding
     }
 
     /// The kernel refused a priority-inheriting call: use plain futexes from now on.
@@ -268,11 +312,12 @@ enum LockKernel {
         lower(to: .plain)
     }
 
-    /// The kernel refused to sleep on a word at all: yield instead from now on.
+    /// The kernel refused to sleep on a word, or to wake one: yield instead from now on.
     static func refuseSleeping() {
         lower(to: .yielding)
     }
 
+    /// Lowers the mode (from "not decided" too: a refusal decides).
     private static func lower(to mode: Mode) {
         var current = lockKernelMode.load(ordering: .relaxed)
         while current < mode.rawValue {
@@ -287,14 +332,16 @@ enum LockKernel {
     static func force(_ mode: Mode) {
         lockKernelMode.store(mode.rawValue, ordering: .relaxed)
     }
+
+    /// Forgets the decision, so the next wait decides again (tests of the environment switch).
+    static func forgetDecision() {
+        lockKernelMode.store(0, ordering: .relaxed)
+    }
 }
 
-/// ``LockKernel/mode``'s raw value. A global, initialised on first use.
-#if os(Windows)
-private let lockKernelMode = AtomicCell<UInt32>(LockKernel.Mode.plain.rawValue)
-#else
-private let lockKernelMode = AtomicCell<UInt32>(LockKernel.Mode.priorityInheriting.rawValue)
-#endif
+/// ``LockKernel/mode``'s raw value, 0 until the first wait decides it. A global, initialised on
+/// first use.
+private let lockKernelMode = AtomicCell<UInt32>(0)
 
 /// What a priority-inheriting futex call answered.
 enum FutexLockResult {
@@ -368,14 +415,18 @@ func waitOnWord(_ word: borrowing AtomicCell<UInt32>, whileEqualTo expected: UIn
 }
 
 /// Wakes one thread sleeping in ``waitOnWord(_:whileEqualTo:milliseconds:)`` on `word` (a thread
-/// that yields instead looks again by itself).
+/// that yields instead looks again by itself). If the kernel refuses the wake, the process yields
+/// instead of sleeping from then on, and the sleeper this wake missed finds the change when its
+/// bounded sleep ends: every sleep on a word is bounded, so a refused or lost wake costs a delay.
 @usableFromInline
 func wakeOneOnWord(_ word: borrowing AtomicCell<UInt32>) {
     withAddress(of: word) { address in
         #if os(Windows)
         WakeByAddressSingle(address)
         #else
-        _ = futexWake(address, 1)
+        if futexWake(address, 1) != 0 {
+            LockKernel.refuseSleeping()
+        }
         #endif
     }
 }

@@ -84,6 +84,9 @@ final class TurnWaiter: @unchecked Sendable {
     }
     #endif
 
+    /// The longest a waiting thread sleeps in the kernel before it looks at its signal again.
+    static var sleepMilliseconds: Int32 { 20 }
+
     /// Waits until the turn is handed to this waiter: re-reads the signal for a while, then — with
     /// the wait recorded for the deadlock check, which traps instead of sleeping forever — sleeps.
     /// Call after unlocking.
@@ -127,8 +130,10 @@ final class TurnWaiter: @unchecked Sendable {
         guard signal.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged else {
             return  // handed over meanwhile
         }
+        // Bounded sleeps, each followed by a look at the signal: a wake the kernel refused (the
+        // waker then switches the process to yielding) or lost costs at most one sleep's delay.
         while signal.load(ordering: .acquiring) != 1 {
-            waitOnWord(signal, whileEqualTo: 2)
+            waitOnWord(signal, whileEqualTo: 2, milliseconds: Self.sleepMilliseconds)
         }
         #endif
     }

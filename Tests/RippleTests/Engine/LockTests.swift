@@ -146,6 +146,45 @@ import Testing
         #expect(guarded.word == 0)
     }
 
+    /// A turn waiter whose wake never comes (the kernel refused it, or it was lost) still sees the
+    /// turn handed over: it sleeps in bounded slices and re-reads its signal after each.
+    @Test(.timeLimit(.minutes(1))) func aTurnWaiterWhoseWakeIsLostStillSeesTheTurn() {
+        let waiter = TurnWaiter(thread: UInt.max - 7, queue: TurnQueue(name: "LockTests"))
+        let returned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            waiter.waitForTurn()
+            returned.signal()
+        }
+        // Wait until it sleeps in the kernel (signal 2), then hand the turn over without a wake.
+        let deadline = Date().addingTimeInterval(20)
+        while waiter.signal.load(ordering: .acquiring) != 2, Date() < deadline { usleep(100) }
+        #expect(waiter.signal.load(ordering: .acquiring) == 2, "the waiter never went to sleep")
+        usleep(5_000)
+        waiter.signal.store(1, ordering: .releasing)
+        #expect(returned.wait(timeout: .now() + 5) == .success, "the waiter slept on although its turn was handed over")
+    }
+
+    #if os(Linux)
+    /// `RIPPLE_LOCK=plain`, read when the first lock has to wait (not at load), selects plain
+    /// futexes from the start; anything else leaves priority inheritance.
+    @Test func theEnvironmentSelectsPlainFutexesAtTheFirstWait() {
+        let previous = LockKernel.mode
+        defer {
+            unsetenv("RIPPLE_LOCK")
+            LockKernel.force(previous)
+        }
+        setenv("RIPPLE_LOCK", "plain", 1)
+        LockKernel.forgetDecision()
+        #expect(LockKernel.mode == .plain)
+        setenv("RIPPLE_LOCK", "pi", 1)
+        LockKernel.forgetDecision()
+        #expect(LockKernel.mode == .priorityInheriting)
+        unsetenv("RIPPLE_LOCK")
+        LockKernel.forgetDecision()
+        #expect(LockKernel.mode == .priorityInheriting)
+    }
+    #endif
+
     /// A process that starts refusing priority-inheriting futexes while threads sleep in them
     /// (say, a daemon that sandboxes itself after start): a sleeper whose wake is lost in the
     /// switch looks again within its bounded sleep, so every thread still gets the lock.
