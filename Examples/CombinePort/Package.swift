@@ -8,7 +8,7 @@ let package = Package(
     name: "CombinePort",
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     dependencies: [
-        // In your package: .package(url: "https://github.com/OWNER/Ripple", from: "1.0.0")
+        // In your package: .package(url: "https://github.com/OWNER/Ripple", branch: "main")
         .package(name: "Ripple", path: "../..")
     ],
     targets: [

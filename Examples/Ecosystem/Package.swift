@@ -8,7 +8,7 @@ let package = Package(
     name: "Ecosystem",
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     dependencies: [
-        // In your package: .package(url: "https://github.com/OWNER/Ripple", from: "1.0.0")
+        // In your package: .package(url: "https://github.com/OWNER/Ripple", branch: "main")
         .package(name: "Ripple", path: "../.."),
         .package(url: "https://github.com/pointfreeco/combine-schedulers", exact: "1.2.2"),
         // combine-schedulers reaches Combine through OpenCombine's `OpenCombineShim` on Linux. This
