@@ -27,8 +27,10 @@ struct PlantForm: View {
                 HStack {
                     TextField("Chore", text: $pendingChore)
                     Button {
-                        plant.chores.append(Plant.Chore(what: pendingChore))
-                        pendingChore = ""
+                        withAnimation {
+                            plant.chores.append(Plant.Chore(what: pendingChore))
+                            pendingChore = ""
+                        }
                     } label: {
                         Image(systemName: "plus")
                             .accessibilityLabel("Add Chore")

@@ -50,6 +50,23 @@ struct PlantRow: View {
             Text(plant.name)
             Spacer()
             Label("every \(plant.wateringEveryDays) d", systemImage: "drop")
+                .labelStyle(.dropAfterText)
+        }
+        .accessibilityElement(children: .combine)
+    }
+}
+
+/// A label that shows its title first and its icon after it.
+struct DropAfterTextLabelStyle: LabelStyle {
+    func makeBody(configuration: Configuration) -> some View {
+        HStack(spacing: 4) {
+            configuration.title
+            configuration.icon
         }
     }
+}
+
+extension LabelStyle where Self == DropAfterTextLabelStyle {
+    /// The title, then the icon.
+    static var dropAfterText: Self { Self() }
 }

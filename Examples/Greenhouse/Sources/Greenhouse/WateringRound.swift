@@ -12,7 +12,11 @@ struct WateringRound: View {
     var body: some View {
         VStack {
             ProgressView(value: 0, total: Double(max(plant.chores.count, 1)))
-            Text(plant.chores.first.map { "First: \($0.what)" } ?? "Nothing to do")
+            Circle()
+                .strokeBorder(lineWidth: 12)
+                .overlay {
+                    Text(plant.chores.first.map { "First: \($0.what)" } ?? "Nothing to do")
+                }
             Image(systemName: "drop.circle")
                 .accessibilityLabel("Watering can")
         }

@@ -71,6 +71,8 @@ import Testing
         store.plants[0].wateringEveryDays = 4
         tree.flush()
         #expect(try tree.row(containing: "Fern").texts == ["Fern", "every 4 d"])
+        // The row's label goes through the app's own label style: title, then icon.
+        #expect(try tree.row(containing: "Ivy").images == ["drop"])
     }
 
     // MARK: The new-plant sheet (its own draft, a binding to the store's array)
