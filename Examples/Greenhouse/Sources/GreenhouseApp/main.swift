@@ -1,5 +1,5 @@
-import Scrumdinger
+import Greenhouse
 
 // Launches the app: on Apple platforms through SwiftUI, elsewhere headless on RippleUI's render
 // tree (which prints what the first screen shows).
-ScrumdingerApp.main()
+GreenhouseApp.main()
