@@ -9,7 +9,7 @@ let package = Package(
     name: "Greenhouse",
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
-        // In your package: .package(url: "https://github.com/OWNER/Ripple", from: "1.0.0")
+        // In your package: .package(url: "https://github.com/OWNER/Ripple", branch: "main")
         .package(name: "Ripple", path: "../..")
     ],
     targets: [
