@@ -287,6 +287,7 @@ private func rangeMoment(_ c: Case, at: Int, count: Int, _ events: [String]) -> 
         }
     }
     let subscriberReturns = c.wrap == .none || c.wrap == .anySubscriber || c.wrap == .subject
+        || c.wrap == .anySubscriberSubject
     var delivered = 0
     var live: Set<String> = []
     // A subscriber behind a subject that cancelled leaves the pipeline running: it just gets
@@ -298,7 +299,7 @@ private func rangeMoment(_ c: Case, at: Int, count: Int, _ events: [String]) -> 
         let party = String(parts[0])
         if parts[1] == "got" { live.insert(party) }
         if parts[1] == "completion" || parts[1] == "cancel" { live.remove(party) }
-        if c.wrap == .subject, event == "do cancel()" || (party == "S" && parts[1] == "cancels") {
+        if c.wrap == .subject || c.wrap == .anySubscriberSubject, event == "do cancel()" || (party == "S" && parts[1] == "cancels") {
             subscriberGone = true
             continue
         }
