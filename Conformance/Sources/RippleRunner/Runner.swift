@@ -500,11 +500,6 @@ private final class Run {
             let zipped = p.zip(partner).map { $0 + $1 }.eraseToAnyPublisher()
             return planting(.zipLosesReturnedDemand, in: zipped)
         case .flatMapJust:
-            if probeInners {
-                return p.flatMap { [unowned self] in
-                    self.probingInner(Just($0 + 1).setFailureType(to: (any Error).self).eraseToAnyPublisher(), "PF")
-                }.eraseToAnyPublisher()
-            }
             return p.flatMap { Just($0 + 1).setFailureType(to: (any Error).self) }.eraseToAnyPublisher()
         case .flatMapOneAtATime(let vs):
             return p.flatMap(maxPublishers: .max(1)) { _ in Publishers.Sequence<[Int], any Error>(sequence: vs) }
