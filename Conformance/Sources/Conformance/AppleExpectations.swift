@@ -146,9 +146,13 @@ private func forwardsCancel(_ op: Op) -> Bool {
 }
 
 /// Whether `op` passes values and `.finished` on as they come (one value for one, at once).
+/// `share()` and `multicast { PassthroughSubject() }.autoconnect()` with their one subscriber: the
+/// subject sends each value it is asked for and its completion at once (ShareTests and
+/// MulticastTests, recorded against Combine), and a cancel from below disconnects (the upstream
+/// is cancelled: AutoconnectTests.testBasicRefcountBehavior).
 private func passesValuesAndFinished(_ op: Op) -> Bool {
     switch op {
-    case .probe, .map, .mapError, .eraseToAnyPublisher, .mapKeyPath, .handleEvents: true
+    case .probe, .map, .mapError, .eraseToAnyPublisher, .mapKeyPath, .handleEvents, .share, .multicastAutoconnect: true
     default: false
     }
 }
@@ -275,7 +279,10 @@ private func rangeMoment(_ c: Case, at: Int, count: Int, _ events: [String]) -> 
     // The line that marks the range's last delivery.
     let nearest: String
     var skip = 0
-    if probeRightBelow {
+    // With operators between that pass values on one for one, the first probe below shows the
+    // delivery's return too: its "returned" line is the last one before the return reaches the
+    // ranged operator (the probes and the subscriber below it return first).
+    if probeRightBelow || (passes && !probesBelow.isEmpty) {
         nearest = "P\(k + 1)"
     } else {
         switch c.wrap {
@@ -287,6 +294,7 @@ private func rangeMoment(_ c: Case, at: Int, count: Int, _ events: [String]) -> 
         }
     }
     let subscriberReturns = c.wrap == .none || c.wrap == .anySubscriber || c.wrap == .subject
+        || c.wrap == .anySubscriberSubject
     var delivered = 0
     var live: Set<String> = []
     // A subscriber behind a subject that cancelled leaves the pipeline running: it just gets
@@ -298,7 +306,7 @@ private func rangeMoment(_ c: Case, at: Int, count: Int, _ events: [String]) -> 
         let party = String(parts[0])
         if parts[1] == "got" { live.insert(party) }
         if parts[1] == "completion" || parts[1] == "cancel" { live.remove(party) }
-        if c.wrap == .subject, event == "do cancel()" || (party == "S" && parts[1] == "cancels") {
+        if c.wrap == .subject || c.wrap == .anySubscriberSubject, event == "do cancel()" || (party == "S" && parts[1] == "cancels") {
             subscriberGone = true
             continue
         }

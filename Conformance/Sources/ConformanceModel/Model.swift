@@ -34,6 +34,8 @@ public enum Source: Equatable, Sendable, CustomStringConvertible {
     case record([Int])
     /// An `ObservableObjectPublisher`, mapped to 0; the script's `send` steps call its `send()`.
     case objectWillChange
+    /// `Future { $0(.failure(.source)) }`, failed at once (`--extended`).
+    case failingFuture
 
     public var isSubject: Bool {
         switch self {
@@ -54,6 +56,7 @@ public enum Source: Equatable, Sendable, CustomStringConvertible {
         case .deferredJust(let v): return "Deferred { Just(\(v)) }"
         case .record(let vs): return "Record(output: \(vs), completion: .finished)"
         case .objectWillChange: return "ObservableObjectPublisher().map { 0 }"
+        case .failingFuture: return "Future { $0(.failure(.source)) }"
         }
     }
 }
@@ -124,6 +127,10 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
     case dropUntilOutputJust
     // Extended shapes (`--extended`).
     case bufferCustomError(Int)
+    /// `share()` (`--extended`).
+    case share
+    /// `multicast { PassthroughSubject() }.autoconnect()` (`--extended`).
+    case multicastAutoconnect
     // Time operators on a virtual-time scheduler (`--extended`): one scheduler per run, moved by
     // the script's `advance` steps; durations in virtual milliseconds.
     case debounce(ms: Int)
@@ -206,6 +213,8 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
         case .prefixUntilOutputEmpty: return "prefix(untilOutputFrom: Empty())"
         case .dropUntilOutputJust: return "drop(untilOutputFrom: Just(0))"
         case .bufferCustomError(let n): return "buffer(size: \(n), prefetch: .keepFull, whenFull: .customError { .subject })"
+        case .share: return "share()"
+        case .multicastAutoconnect: return "multicast { PassthroughSubject() }.autoconnect()"
         case .debounce(let ms): return "debounce(for: .milliseconds(\(ms)), scheduler: virtual)"
         case .throttle(let ms, let latest): return "throttle(for: .milliseconds(\(ms)), scheduler: virtual, latest: \(latest))"
         case .delay(let ms): return "delay(for: .milliseconds(\(ms)), scheduler: virtual)"
@@ -222,7 +231,8 @@ public enum Op: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .catchJust, .retry, .append, .prepend: return "async-api"
         case .zipWith, .flatMapJust, .flatMapOneAtATime, .switchToLatestJust,
-            .bufferByRequest, .bufferKeepFull, .prefixUntilOutputEmpty, .dropUntilOutputJust, .bufferCustomError:
+            .bufferByRequest, .bufferKeepFull, .prefixUntilOutputEmpty, .dropUntilOutputJust, .bufferCustomError,
+            .share, .multicastAutoconnect:
             return "engine"
         case .debounce, .throttle, .delay, .timeout, .measureInterval, .receiveOnVirtual, .subscribeOnVirtual:
             return "schedulers"
@@ -340,6 +350,10 @@ public struct Case: Equatable, Sendable, CustomStringConvertible {
     /// A second subscriber, a `sink` logging as "T", subscribed to the source subject before the
     /// pipeline (extended shapes; only for subject sources).
     public var secondSubscriber = false
+    /// Probes on the inner publishers (extended shapes): catch's handler publisher ("PC1", "PC2"…,
+    /// numbered as they are made) and append's publisher ("PA…"), so what those operators ask of
+    /// them and cancel is compared too.
+    public var probeInners = false
 
     public init(seed: UInt64, source: Source, ops: [Op], plan: SubscriberPlan, script: [Step]) {
         self.seed = seed
@@ -362,8 +376,11 @@ public struct Case: Equatable, Sendable, CustomStringConvertible {
             lines.append("  the subscriber is replaceError(with: -1).assign(to: \\.value, on: object) (the plan unused; cancel() cancels it)")
         case .assignPublished:
             lines.append("  the subscriber is replaceError(with: -1).assign(to: &object.$value) (the plan unused; cancel() does nothing)")
+        case .anySubscriberSubject:
+            lines.append("  subscribed through AnySubscriber(relay), a PassthroughSubject the subscriber subscribes to")
         }
         if secondSubscriber { lines.append("  a sink T subscribed to the source subject first") }
+        if probeInners { lines.append("  inner publishers probed (PC: catch's, PA: append's)") }
         if !script.isEmpty { lines.append("  then: " + script.map(\.description).joined(separator: "; ")) }
         return lines.joined(separator: "\n")
     }
@@ -391,7 +408,50 @@ extension Case {
         if c.wrap == .none, !c.plan.requestsNoneFirst, rng.chance(8) {
             c.wrap = rng.chance(60) ? .assign : .assignPublished
         }
+        c.addIssue34Shapes()
         return c
+    }
+
+    /// Issue #34's shapes, drawn by a generator of their own (so every shape above stays on its
+    /// seed): a failing `Future`; `share()` and `multicast { PassthroughSubject() }.autoconnect()`;
+    /// `AnySubscriber(subject)` as the subscriber (with a probe right above it, the subject's
+    /// upstream: what the subject asks and cancels); probes on inner publishers. Not in the time
+    /// and zero-demand cases (a request for `.none` traps in Combine's `Future` and subjects,
+    /// which `share`, `multicast` and `AnySubscriber(subject)` put in the chain:
+    /// FutureTests/PassthroughSubjectTests `testCrashesOnZeroDemand`).
+    private mutating func addIssue34Shapes() {
+        var rng = SplitMix(seed: seed ^ 0x3434_0D_34)
+        let zeroDemand = plan.requestsNoneFirst || (plan.requestAtValue != nil && plan.requestAtValueDemand == 0)
+            || script.contains(.request(0))
+        let plain = !ops.contains(where: \.isTimed) && !zeroDemand
+        if plain, rng.chance(6) {
+            source = .failingFuture
+            secondSubscriber = false
+            script.removeAll { if case .send = $0 { true } else { $0 == .finish || $0 == .fail } }
+        }
+        // Only over a source that sends nothing while autoconnect connects (a subject the script
+        // drives): a cancel made from inside a delivery during `connect()` is unsettled (Conformance/
+        // README.md, "share, multicast, AnySubscriber(subject), failing Futures, inner probes").
+        let quietWhileConnecting = source == .passthrough || source == .objectWillChange
+        if plain, quietWhileConnecting, rng.chance(25) {
+            ops.insert(rng.chance(50) ? .share : .multicastAutoconnect, at: rng.int(0...ops.count))
+        }
+        if plain, wrap == .none, rng.chance(6) {
+            wrap = .anySubscriberSubject
+            if ops.last != .probe { ops.append(.probe) }
+        }
+        // Not flatMap's inners (yet): what a probe on them shows first is unsettled — the order in
+        // which flatMap cancels its upstream and a live inner (FlatMapTests record each
+        // subscription's history apart), and whether a child whose value made the downstream's
+        // demand unlimited is asked for `.unlimited` or returns `.max(1)` (testChildDemandWhenLimited
+        // records only limited demand). Conformance/README.md lists both.
+        let hasInner = ops.contains {
+            switch $0 {
+            case .catchJust, .append: true
+            default: false
+            }
+        }
+        if hasInner, rng.chance(60) { probeInners = true }
     }
 
     private mutating func addIssue25Shapes() {
@@ -669,6 +729,7 @@ extension Case {
         if plan.requestAtValue != nil { var c = self; c.plan.requestAtValue = nil; out.append(c) }
         if plan.cancelInReceiveSubscription { var c = self; c.plan.cancelInReceiveSubscription = false; out.append(c) }
         if plan.requestsNoneFirst { var c = self; c.plan.requestsNoneFirst = false; out.append(c) }
+        if probeInners { var c = self; c.probeInners = false; out.append(c) }
         if plan.perValue.count > 1 { var c = self; c.plan.perValue.removeLast(); out.append(c) }
         if !plan.perValue.isEmpty { var c = self; c.plan.perValue = []; out.append(c) }
         if case .sequence(let vs) = source, !vs.isEmpty {
@@ -702,6 +763,9 @@ public enum SubscriberWrap: Equatable, Sendable {
     /// what it publishes ("A value", the initial 0 first); the object is released after "end"
     /// ("A released"). The script's `cancel()` and requests reach nobody.
     case assignPublished
+    /// `pipe.subscribe(AnySubscriber(relay))` where `relay` is a `PassthroughSubject` the recorder
+    /// subscribed to (the runner keeps `relay` until the run's end).
+    case anySubscriberSubject
 
     /// Whether the plan's subscriber is replaced by a subscriber of the library's own.
     public var replacesRecorder: Bool { self == .sink || self == .assign || self == .assignPublished }

@@ -158,6 +158,9 @@ private final class Run {
     var probes: [AnyObject] = []
     var probeCount = 0
     var zipCount = 0
+    /// Whether inner publishers are probed (`Case.probeInners`), and how many such probes were made.
+    var probeInners = false
+    var innerCount = 0
     /// The virtual-time scheduler of a case with time operators (its clock stamps the log).
     var scheduler: VirtualScheduler?
     /// `debounceEmitsFirst`: the first value of the burst debounce is holding.
@@ -213,7 +216,10 @@ private final class Run {
             let publisher = ObservableObjectPublisher()
             objectWillChange = publisher
             pipe = publisher.map { _ in 0 }.setFailureType(to: (any Error).self).eraseToAnyPublisher()
+        case .failingFuture:
+            pipe = Future<Int, any Error> { $0(.failure(TestError.source)) }.eraseToAnyPublisher()
         }
+        probeInners = c.probeInners
         pipe = planting(.cancelNeverReachesTheSource, in: pipe)
         for op in c.ops {
             pipe = apply(op, to: pipe)
@@ -236,6 +242,7 @@ private final class Run {
         let relayed: AnyCancellable?
         var published: PublishedTarget?
         var watch: AnyCancellable?
+        var keptRelay: PassthroughSubject<Int, any Error>?
         switch c.wrap {
         case .none:
             pipe.subscribe(subscriber)
@@ -257,6 +264,12 @@ private final class Run {
             relayed = pipe.replaceError(with: -1).assign(to: \.value, on: AssignTarget(log: log))
         case .assignPublished:
             (published, watch) = assignPublished(pipe)
+            relayed = nil
+        case .anySubscriberSubject:
+            let relay = PassthroughSubject<Int, any Error>()
+            relay.subscribe(subscriber)
+            pipe.subscribe(AnySubscriber(relay))
+            keptRelay = relay
             relayed = nil
         }
         if defect == .subjectReleasedEarly {
@@ -291,6 +304,7 @@ private final class Run {
         if published != nil { published = nil }  // logs "A released"
         withExtendedLifetime(watch) {}
         withExtendedLifetime(relayed) {}
+        withExtendedLifetime(keptRelay) {}
         withExtendedLifetime(second) {}
         for event in secondLog.events { log.add(event) }
         // Break the cycles a run leaves (probes and the recorder keep what they were given).
@@ -307,6 +321,13 @@ private final class Run {
         let watch = object.$value.sink { log.add("A value \($0)") }
         pipe.replaceError(with: -1).assign(to: &object.$value)
         return (object, watch)
+    }
+
+    /// `inner`, probed as "<prefix><n>" when the case probes inner publishers.
+    func probingInner(_ inner: Pipe, _ prefix: String) -> Pipe {
+        guard probeInners else { return inner }
+        innerCount += 1
+        return Probe(upstream: inner, id: innerCount, run: self, prefix: prefix).eraseToAnyPublisher()
     }
 
     func apply(_ op: Op, to p: Pipe) -> Pipe {
@@ -452,10 +473,18 @@ private final class Run {
         case .subscribeOnImmediate:
             return p.subscribe(on: ImmediateScheduler.shared).eraseToAnyPublisher()
         case .catchJust(let v):
-            return p.catch { _ in Just(v).setFailureType(to: (any Error).self) }.eraseToAnyPublisher()
+            return p.catch { [unowned self] _ in
+                self.probingInner(Just(v).setFailureType(to: (any Error).self).eraseToAnyPublisher(), "PC")
+            }.eraseToAnyPublisher()
         case .retry(let n):
             return p.retry(n).eraseToAnyPublisher()
         case .append(let vs):
+            if probeInners {
+                // append(vs) is a concatenation with vs.publisher: the same operator, its second
+                // publisher probed.
+                return p.append(probingInner(Publishers.Sequence<[Int], any Error>(sequence: vs).eraseToAnyPublisher(), "PA"))
+                    .eraseToAnyPublisher()
+            }
             return p.append(vs).eraseToAnyPublisher()
         case .prepend(let vs):
             return p.prepend(vs).eraseToAnyPublisher()
@@ -488,6 +517,10 @@ private final class Run {
         case .bufferCustomError(let n):
             return p.buffer(size: n, prefetch: .keepFull, whenFull: .customError { TestError.subject })
                 .eraseToAnyPublisher()
+        case .share:
+            return p.share().eraseToAnyPublisher()
+        case .multicastAutoconnect:
+            return p.multicast { PassthroughSubject<Int, any Error>() }.autoconnect().eraseToAnyPublisher()
         case .debounce(let ms):
             let scheduler = self.scheduler!
             if defect == .debounceEmitsFirst {
