@@ -157,7 +157,13 @@ import Testing
 
     @Test func aPolicyThatKillsOnPriorityInheritanceKillsAtTheFirstContendedLockUnlessRIPPLE_LOCKIsPlain() async throws {
         let plain = try await Self.run(["launch", "kill-pi-futex", "contend"], environment: ["RIPPLE_LOCK": "plain"])
-        #expect(plain.succeeded(saying: "contend: ok"), plain.report)
+        // Ripple's contended lock must pass under the switch. The workload after it may still be
+        // killed by the Swift runtime's own FUTEX_LOCK_PI (a contended swift_once, making generic
+        // metadata on two threads at once; seen under ThreadSanitizer): Engine.md, "A policy that
+        // kills on FUTEX_LOCK_PI".
+        let lockPassed = plain.output.contains("contend: lock ok")
+        let runtimeKilled = plain.ending == .killed(signal: SIGSYS) && lockPassed
+        #expect(plain.succeeded(saying: "contend: ok") || runtimeKilled, plain.report)
         // What Engine.md says happens without the switch.
         let killed = try await Self.run(["launch", "kill-pi-futex", "contend"])
         let killedBySIGSYS = killed.ending == .killed(signal: SIGSYS) && !killed.output.contains("contend: lock ok")
