@@ -59,33 +59,38 @@ extension TabView where SelectionValue == Int {
     }
 }
 
+/// One tab of a tab view's content: its tag (or its position), its view and its `.tabItem` label.
+typealias TabEntry = (id: AnyHashable, view: any View, label: (any View)?)
+
 /// The tabs of a tab view's content: the views of its blocks, groups, `if`s and `ForEach`es.
-@MainActor func tabList(of content: any View) -> [(id: AnyHashable, view: any View, label: (any View)?)] {
-    var tabs: [(id: AnyHashable, view: any View, label: (any View)?)] = []
-    func add(_ view: any View) {
-        if view is any _ViewList, let primitive = view as? any _PrimitiveView {
-            for child in primitive._children() { add(child.view) }
-            return
-        }
-        var tag: AnyHashable?
-        var label: (any View)?
-        var current: any View = view
-        // `.tabItem {}` and `.tag(_:)`, in either order, around the tab's content.
-        while true {
-            if let tagged = current as? any _TaggedView, let wrapper = current as? any _PrimitiveView {
-                if tag == nil { tag = tagged.tag }
-                current = wrapper._children()[0].view
-            } else if let item = current as? any _TabItemView, let wrapper = current as? any _PrimitiveView {
-                if label == nil { label = item.tabLabel }
-                current = wrapper._children()[0].view
-            } else {
-                break
-            }
-        }
-        tabs.append((tag ?? AnyHashable(tabs.count), view, label))
-    }
-    add(content)
+@MainActor func tabList(of content: any View) -> [TabEntry] {
+    var tabs: [TabEntry] = []
+    appendTabs(of: content, to: &tabs)
     return tabs
+}
+
+/// Appends the tabs `view` holds: the children of a list of views, or `view` itself as one tab.
+@MainActor private func appendTabs(of view: any View, to tabs: inout [TabEntry]) {
+    if view is any _ViewList, let primitive = view as? any _PrimitiveView {
+        for child in primitive._children() { appendTabs(of: child.view, to: &tabs) }
+        return
+    }
+    var tag: AnyHashable?
+    var label: (any View)?
+    var current: any View = view
+    // `.tabItem {}` and `.tag(_:)`, in either order, around the tab's content.
+    while true {
+        if let tagged = current as? any _TaggedView, let wrapper = current as? any _PrimitiveView {
+            if tag == nil { tag = tagged.tag }
+            current = wrapper._children()[0].view
+        } else if let item = current as? any _TabItemView, let wrapper = current as? any _PrimitiveView {
+            if label == nil { label = item.tabLabel }
+            current = wrapper._children()[0].view
+        } else {
+            break
+        }
+    }
+    tabs.append((tag ?? AnyHashable(tabs.count), view, label))
 }
 
 /// Views whose children are a list of sibling views, for a tab view's tabs.
