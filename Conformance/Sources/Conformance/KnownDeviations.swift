@@ -847,17 +847,7 @@ func demandExhausted(_ events: ArraySlice<String>) -> Bool {
     for event in events {
         if event == "do cancel()" || event.hasPrefix("S cancels") || event.hasPrefix("S completion") { break }
         if event.hasPrefix("S value") { values += 1; continue }
-        let asked: Substring?
-        if event.hasPrefix("S requests ") {
-            asked = event.dropFirst("S requests ".count).split(separator: " ").first
-        } else if event.hasPrefix("S returns ") {
-            asked = event.dropFirst("S returns ".count).split(separator: " ").first
-        } else if event.hasPrefix("do request(") {
-            asked = event.dropFirst("do request(".count).dropLast().split(separator: " ").first
-        } else {
-            asked = nil
-        }
-        guard let asked else { continue }
+        guard let asked = demandAsked(by: event) else { continue }
         if asked == "unlimited" { return false }
         if asked.hasPrefix("max("), let n = Int(asked.dropFirst(4).dropLast()) { demand += n }
     }
@@ -1306,21 +1296,23 @@ func throttleHandsItsSubscriptionOnLate(_ c: Case, openCombine: [String], ripple
 }
 
 /// The subscriber's demand not yet used in `events` (`nil`: unlimited).
+/// The demand an event of the source probe's log asks for ("unlimited", "max(n)", "none"): a
+/// request made of it, a demand returned for a value, or the script's request; nil for others.
+func demandAsked(by event: String) -> Substring? {
+    for prefix in ["S requests ", "S returns "] where event.hasPrefix(prefix) {
+        return event.dropFirst(prefix.count).split(separator: " ").first
+    }
+    if event.hasPrefix("do request(") {
+        return event.dropFirst("do request(".count).dropLast().split(separator: " ").first
+    }
+    return nil
+}
+
 func remainingDemand(_ events: ArraySlice<String>) -> Int? {
     var demand = 0
     for event in events {
         if event.hasPrefix("S value") { demand -= 1; continue }
-        let asked: Substring?
-        if event.hasPrefix("S requests ") {
-            asked = event.dropFirst("S requests ".count).split(separator: " ").first
-        } else if event.hasPrefix("S returns ") {
-            asked = event.dropFirst("S returns ".count).split(separator: " ").first
-        } else if event.hasPrefix("do request(") {
-            asked = event.dropFirst("do request(".count).dropLast().split(separator: " ").first
-        } else {
-            asked = nil
-        }
-        guard let asked else { continue }
+        guard let asked = demandAsked(by: event) else { continue }
         if asked == "unlimited" { return nil }
         if asked.hasPrefix("max("), let n = Int(asked.dropFirst(4).dropLast()) { demand += n }
     }
