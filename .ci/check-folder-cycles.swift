@@ -6,7 +6,8 @@
 // It reads the files as text: comments and string literals are dropped, names are whole
 // identifiers. A declaration counts when it is at the top level of a file or directly inside an
 // extension of a namespace (`extension Publishers { struct Map … }`); a name declared in the
-// folder itself is not an edge. A namespaced name that is also a member's name (`Publishers.Output`
+// folder itself is not an edge, nor is one the file declares again at any depth (a private method
+// `attempt` is not the top-level `attempt`). A namespaced name that is also a member's name (`Publishers.Output`
 // and every publisher's `Output`) or the standard library's (`Publishers.Sequence`) counts only
 // written in full. Names declared in more than one folder of a module are listed and name each of
 // them.
@@ -209,10 +210,15 @@ for module in modules {
         members.formUnion(declared.members)
     }
     let onlyInFull = namespaced.intersection(members)
-    /// The names a file uses that some folder of the module declares.
+    /// The names a file uses that some folder of the module declares and the file does not declare
+    /// again itself.
     func named(in tokens: [String]) -> Set<String> {
+        var local: Set<String> = []
+        for (index, token) in tokens.enumerated().dropLast() where topLevelKeywords.contains(token) {
+            local.insert(tokens[index + 1])
+        }
         var result: Set<String> = []
-        for (index, token) in tokens.enumerated() where owners[token] != nil {
+        for (index, token) in tokens.enumerated() where owners[token] != nil && !local.contains(token) {
             if onlyInFull.contains(token) {
                 guard index >= 2, tokens[index - 1] == ".", namespaces.contains(tokens[index - 2]) else { continue }
             }
