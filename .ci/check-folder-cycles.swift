@@ -189,6 +189,7 @@ let modules = ((try? fileManager.contentsOfDirectory(atPath: sourcesRoot)) ?? []
     return fileManager.fileExists(atPath: "\(sourcesRoot)/\($0)", isDirectory: &isDirectory) && isDirectory.boolValue
 }
 var cycles = 0
+var mutualPairs: [String] = []
 for module in modules {
     let root = "\(sourcesRoot)/\(module)"
     var files: [SwiftFile] = []
@@ -260,6 +261,11 @@ for module in modules {
             print("  declared in more than one folder: " + shared.map { "\($0) (\(owners[$0]!.sorted().joined(separator: ", ")))" }.joined(separator: "; "))
         }
     }
+    for folder in folders.sorted() {
+        for other in graph[folder]!.sorted() where folder < other && graph[other]!.contains(folder) {
+            mutualPairs.append("\(module): \(folder) ⇄ \(other)")
+        }
+    }
     for component in components(of: graph) where component.count > 1 {
         cycles += 1
         let report = "error: \(module): a folder cycle: " + component.map { folder in
@@ -271,5 +277,8 @@ for module in modules {
         FileHandle.standardError.write(Data((report + "\n").utf8))
     }
 }
-if !markdown { print(cycles == 0 ? "0 folder cycles" : "\(cycles) folder cycle(s)") }
+if !markdown {
+    print(cycles == 0 ? "0 folder cycles" : "\(cycles) folder cycle(s), \(mutualPairs.count) of two folders naming each other:")
+    for pair in mutualPairs { print("  \(pair)") }
+}
 exit(cycles == 0 ? 0 : 1)
