@@ -242,8 +242,18 @@ for module in modules {
 
     let shared = owners.filter { $0.value.count > 1 }.keys.sorted()
     if markdown {
-        print("- `\(module)`")
-        for folder in folders.sorted() {
+        // From the floor up: a folder after every folder it names (by the length of the longest
+        // chain below it), where there is no cycle.
+        var levels: [String: Int] = [:]
+        func level(_ folder: String, _ seen: Set<String>) -> Int {
+            if let known = levels[folder] { return known }
+            if seen.contains(folder) { return 0 }
+            let result = graph[folder]!.map { level($0, seen.union([folder])) + 1 }.max() ?? 0
+            levels[folder] = result
+            return result
+        }
+        print("- `\(module)`, from the floor up")
+        for folder in folders.sorted(by: { (level($0, []), $0) < (level($1, []), $1) }) {
             let named = graph[folder]!.sorted()
             print("  - `\(folder)/` → \(named.isEmpty ? "nothing" : named.map { "`\($0)/`" }.joined(separator: ", "))")
         }
