@@ -5,12 +5,12 @@
 //
 // It reads the files as text: comments and string literals are dropped, names are whole
 // identifiers. A declaration counts when it is at the top level of a file or directly inside an
-// extension of a namespace (`extension Publishers { struct Map … }`); a name declared in the
+// extension of a namespace (`extension Publishers { struct Map … }`). A name declared in the
 // folder itself is not an edge, nor is one the file declares again at any depth (a private method
-// `attempt` is not the top-level `attempt`). A namespaced name that is also a member's name (`Publishers.Output`
-// and every publisher's `Output`) or the standard library's (`Publishers.Sequence`) counts only
-// written in full. Names declared in more than one folder of a module are listed and name each of
-// them.
+// `attempt` is not the top-level `attempt`). A namespaced name that is also a member's name
+// (`Publishers.Output` and every publisher's `Output`) or the standard library's
+// (`Publishers.Sequence`) counts only written in full. Names declared in more than one folder of a
+// module are listed, and name each of them.
 //
 // Usage: swift .ci/check-folder-cycles.swift [--markdown] [SOURCES_DIR]
 //   --markdown prints the graph of every module as a Markdown list (Documentation/Engine.md).
