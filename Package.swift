@@ -24,7 +24,7 @@ let package = Package(
         // and `@Published`, and the engine under them. Exactly Combine's public names (and
         // underscored hooks): the `Combine` module re-exports it whole; Ripple re-exports it too.
         // `Extern` declares the C target's Linux futex functions in Swift instead of importing the C
-        // module, so that importing it never requires a C module (Engine/LinuxFutex.swift).
+        // module, so that importing it never requires a C module (Sync/LinuxFutex.swift).
         .target(
             name: "RippleCore", dependencies: ["CRippleSync", "RippleTrackingTypes"],
             swiftSettings: [.enableExperimentalFeature("Extern")]),

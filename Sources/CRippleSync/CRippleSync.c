@@ -1,4 +1,4 @@
-// Linux's futex calls and the thread's kernel ID, for the Swift lock (Engine/LinuxFutex.swift).
+// Linux's futex calls and the thread's kernel ID, for the Swift lock (Sync/LinuxFutex.swift).
 //
 // These functions are deliberately not in the module's header: Swift declares them itself with
 // `@_extern(c)`, so the Ripple module never imports this C module on Linux and a package that sees
@@ -33,7 +33,7 @@ static void ripple_register_fork_handler(void) {
 
 // Real thread IDs are below PID_MAX_LIMIT (2^22: `pid_max` can be set no higher), so an ID from
 // here up to the futex word's owner mask (2^30 - 1) is never a thread's: a synthetic owner for a
-// thread whose `gettid(2)` was refused. Must match `Lock.firstSyntheticOwner` in Engine/Lock.swift.
+// thread whose `gettid(2)` was refused. Must match `Lock.firstSyntheticOwner` in Sync/Lock.swift.
 #define RIPPLE_FIRST_SYNTHETIC_ID 0x00400000u
 #define RIPPLE_SYNTHETIC_ID_COUNT (0x40000000u - RIPPLE_FIRST_SYNTHETIC_ID)
 

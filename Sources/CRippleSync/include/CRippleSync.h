@@ -2,7 +2,7 @@
 // unavailable (Apple platforms before macOS 15 / iOS 18), also built on Linux with
 // `-DRIPPLE_PORTABLE_ATOMICS` so that they are tested there. This header is imported only in those
 // builds: on Linux, Windows and Android, importing Ripple never requires this C module (the Linux
-// futex functions in CRippleSync.c are declared in Swift, Engine/LinuxFutex.swift). Nothing in it
+// futex functions in CRippleSync.c are declared in Swift, Sync/LinuxFutex.swift). Nothing in it
 // runs at load time.
 #ifndef CRIPPLE_SYNC_H
 #define CRIPPLE_SYNC_H

@@ -1,7 +1,7 @@
 @_spi(Reflection) import Swift
 
 #if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
-import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Sync/AtomicCell.swift)
 #endif
 
 #if canImport(Darwin)

@@ -1,5 +1,5 @@
 #if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
-import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Sync/AtomicCell.swift)
 #endif
 import RippleTrackingTypes  // TrackingEvent, TrackingPhase (not re-exported: Ripple's, not Combine's)
 

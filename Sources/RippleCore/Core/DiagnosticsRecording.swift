@@ -1,5 +1,5 @@
 #if !(canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS)
-import Synchronization  // AtomicCell is Synchronization.Atomic here (Engine/AtomicCell.swift)
+import Synchronization  // AtomicCell is Synchronization.Atomic here (Sync/AtomicCell.swift)
 #endif
 
 // What the subscribe paths record while diagnostics are on. Ripple's `RippleDiagnostics` switches
@@ -117,38 +117,6 @@ package struct RecordedSubscription: Sendable {
 /// them back from the ``SubscriptionRegistry``.
 @usableFromInline
 enum DiagnosticsRecording {
-    /// `sink` on any publisher, recorded: a ``Subscribers/Sink`` given counting closures. Not
-    /// inlinable, so that the client's specialized code for the unrecorded path is not duplicated
-    /// here. Reached only while diagnostics are on.
-    @usableFromInline
-    static func recordedSink<P: Publisher>(
-        on publisher: P, receiveCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Void,
-        receiveValue: @escaping (P.Output) -> Void
-    ) -> AnyCancellable {
-        recordSink(on: publisher, receiveCompletion: receiveCompletion, receiveValue: receiveValue) {
-            probe, receiveCompletion, receiveValue in
-            let sink = Subscribers.Sink<P.Output, P.Failure>(
-                receiveCompletion: receiveCompletion ?? { _ in }, receiveValue: receiveValue)
-            // So that a publisher of the user's that passes the sink on to `subscribe(_:)` does
-            // not record it a second time.
-            SubscriptionRegistry.shared.identify(probe: probe, as: sink)
-            publisher.receive(subscriber: sink)
-            return AnyCancellable(object: sink)
-        }
-    }
-
-    /// `sink` on a subject-backed publisher, recorded: its closures, counting, attached to the
-    /// subject's conduit. Reached only while diagnostics are on.
-    @usableFromInline
-    static func recordedSubjectSink<P: _SubjectBacked>(
-        on publisher: P, receiveCompletion: ((Subscribers.Completion<P.Failure>) -> Void)?,
-        receiveValue: @escaping (P.Output) -> Void
-    ) -> AnyCancellable {
-        recordSink(on: publisher, receiveCompletion: receiveCompletion, receiveValue: receiveValue) {
-            publisher._attachSink(receiveCompletion: $1, receiveValue: $2)
-        }
-    }
-
     /// Records a `sink` on `publisher` and gives `attach` closures that count values and end the
     /// record when the sink lets them go.
     static func recordSink<P: Publisher>(
@@ -231,34 +199,10 @@ protocol DiagnosticUpstreams: AnyObject {
     var diagnosticUpstreams: [Any] { get }
 }
 
-extension Publishers.Share: DiagnosticUpstreams {
-    var diagnosticUpstreams: [Any] { [upstream] }
-}
-
-extension Publishers.Multicast: DiagnosticUpstreams {
-    var diagnosticUpstreams: [Any] { [upstream] }
-}
-
-extension Publishers.Autoconnect: DiagnosticUpstreams {
-    var diagnosticUpstreams: [Any] { [upstream] }
-}
-
 /// A publisher whose identity in `RippleDiagnostics`' graphs is an object of its own (a subject's
 /// storage), the same one its conduits report, so that both ways of subscribing meet in one node.
 protocol DiagnosticSource {
     var diagnosticIdentity: ObjectIdentifier { get }
-}
-
-extension PassthroughSubject: DiagnosticSource {
-    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
-}
-
-extension CurrentValueSubject: DiagnosticSource {
-    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
-}
-
-extension ObservableObjectPublisher: DiagnosticSource {
-    var diagnosticIdentity: ObjectIdentifier { ObjectIdentifier(core) }
 }
 
 /// The scopes of `RippleDiagnostics.withRegistry(_:)` around the running code, innermost first.
