@@ -110,7 +110,9 @@ let knownDeviations: [KnownDeviation] = [
             let parts = event.split(separator: " ")
             return !(parts.count == 3 && parts[0].hasPrefix("P") && parts[1] == "request")
         }
-        return Array(events[...cancel]) + withoutDeliveries(after[...])
+        // Scoped to the stage: only what reaches a party from one of them (through operators that
+        // pass it on).
+        return Array(events[...cancel]) + withoutDeliveries(after[...], at: { scheduledBy(c, $0, isScheduling) })
     },
     // The same rule for a probe below one of them that an operator further down cancelled: no
     // completion reaches it after its cancel (the Porting article's row).
@@ -129,7 +131,7 @@ let knownDeviations: [KnownDeviation] = [
             guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
             if parts[1] == "cancel" { cancelled.insert(parts[0]) }
             if parts[1] == "got" { cancelled.remove(parts[0]) }
-            return !(cancelled.contains(parts[0]) && parts[1] == "completion")
+            return !(cancelled.contains(parts[0]) && parts[1] == "completion" && scheduledBy(c, parts[0], isScheduling))
         }
     },
     // Combine's `receive(on:)` delivers no value it scheduled before its subscriber cancelled
@@ -155,7 +157,7 @@ let knownDeviations: [KnownDeviation] = [
                 dropped[probe] = open - 1
                 return false
             }
-            guard cancelled.contains(probe) else { return true }
+            guard cancelled.contains(probe), scheduledBy(c, probe, { $0 == .receiveOnVirtual }) else { return true }
             dropped[probe, default: 0] += 1
             return false
         }
@@ -169,7 +171,10 @@ let knownDeviations: [KnownDeviation] = [
         guard c.ops.contains(where: { if case .throttle = $0 { true } else { false } }),
             let cancel = events.firstIndex(where: { $0 == "do cancel()" || $0.hasPrefix("S cancels") })
         else { return events }
-        return Array(events[...cancel]) + withoutDeliveries(events[(cancel + 1)...])
+        return Array(events[...cancel])
+            + withoutDeliveries(events[(cancel + 1)...], at: {
+                scheduledBy(c, $0, { if case .throttle = $0 { true } else { false } })
+            })
     },
     // Apple documents `assign(to:)` (a `Published.Publisher`): "canceling the subscription
     // automatically when the Published instance deinitializes". OpenCombine's cancels it only
@@ -236,7 +241,7 @@ let knownDeviations: [KnownDeviation] = [
         }),
             let cancel = events.firstIndex(where: { $0.hasPrefix("S cancels in receive(_:)") })
         else { return events }
-        return Array(events[..<cancel]) + withoutDeliveries(events[cancel...])
+        return Array(events[..<cancel]) + withoutDeliveries(events[cancel...], at: { holdsValuesAbove(c, $0) })
     },
     KnownDeviation(name: "Ripple by design: no completion reaches a subscriber after it cancelled") { c, events in
         // The Porting article: `Just`, `Future`, `Optional.Publisher`, `Result.Publisher`, the
@@ -248,7 +253,8 @@ let knownDeviations: [KnownDeviation] = [
         else { return events }
         return Array(events[..<cancel]) + events[cancel...].filter { event in
             let parts = event.split(separator: " ", maxSplits: 2)
-            return !(parts.count >= 2 && (parts[0] == "S" || parts[0].hasPrefix("P")) && parts[1] == "completion")
+            return !(parts.count >= 2 && (parts[0] == "S" || parts[0].hasPrefix("P")) && parts[1] == "completion"
+                && byDesignNoFinishedAfterCancel(c, at: parts[0]))
         }
     },
     // `subscribe(_:)` with a subject returns an `AnyCancellable`; Apple's documentation of it:
@@ -396,12 +402,8 @@ let knownDeviations: [KnownDeviation] = [
     KnownDeviation(name: "Ripple by design: nothing reaches a probe after it cancelled (Just, Sequence… stop at once)") {
         c, events in
         guard byDesignNoFinishedAfterCancel(c) else { return events }
-        let holdsValues = c.ops.contains {
-            switch $0 {
-            case .flatMapJust, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull, .bufferCustomError: true
-            default: false
-            }
-        }
+        // Scoped to the stage above each probe: `holdsValues` and the completion's listed stage.
+        let holdsValues = { (probe: Substring) in holdsValuesAbove(c, probe) }
         // Each subscription a probe receives (retry subscribes again) is an epoch; a cancel ends
         // the current one. A delivery belongs to the probe's epoch when it starts; a completion
         // right after a delivery's return belongs to that delivery's epoch (a Sequence finishing
@@ -434,7 +436,7 @@ let knownDeviations: [KnownDeviation] = [
                     open.remove(at: i)
                 }
             case "value":
-                if holdsValues, cancelled.contains("\(probe)#\(current)") {
+                if holdsValues(probe), cancelled.contains("\(probe)#\(current)") {
                     droppedReturns.append(event + " returned")
                     return false
                 }
@@ -443,7 +445,7 @@ let knownDeviations: [KnownDeviation] = [
                 open.append((event, current))
             case "completion":
                 let owner = justReturned.flatMap { $0.probe == probe ? $0.epoch : nil } ?? current
-                return !cancelled.contains("\(probe)#\(owner)")
+                return !(cancelled.contains("\(probe)#\(owner)") && byDesignNoFinishedAfterCancel(c, at: probe))
             default:
                 break
             }
@@ -646,8 +648,13 @@ func byDesignNoFinishedAfterCancel(_ c: Case) -> Bool {
     case .just, .sequence, .record, .future, .deferredJust: return true
     default: break
     }
-    return c.ops.contains { op in
-        switch op {
+    return c.ops.contains(where: listedForNoFinishedAfterCancel)
+}
+
+/// The operators the Porting article lists as sending no `.finished` to a subscriber that
+/// cancelled inside `receive(_:)`.
+private func listedForNoFinishedAfterCancel(_ op: Op) -> Bool {
+    switch op {
         case .zipWith, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull, .bufferCustomError, .handleEvents, .dropFirst:
             // The Porting article's rows for `zip`, `flatMap`, `buffer`, `handleEvents` and `dropFirst`.
             return true
@@ -660,8 +667,101 @@ func byDesignNoFinishedAfterCancel(_ c: Case) -> Bool {
             return true
         default:
             return false
-        }
     }
+}
+
+/// Whether what reaches `party` (the subscriber's side "S"/"A", a probe "P3", an inner probe "PZ1",
+/// "PC1", "PA1", "PF1") comes from a stage `isListed` names, through stages that only pass it on:
+/// a rule written for one operator (its Porting row, its Apple source) excuses what that operator
+/// sends, not another operator's events in the same pipeline. Walking up from the party, a stage
+/// that only transforms or filters what passes (`passesEventsOn`) is passed over; the first other
+/// stage decides (`isListed`), and above every operator the source does (`sourceListed`). An inner
+/// probe's publisher is always a `Just` or a `[…].publisher` (zip's partner, catch's handler,
+/// append's and flatMap's inners): `innerListed` decides for them.
+func comesFromStage(
+    _ c: Case, _ party: Substring, innerListed: Bool,
+    sourceListed: (Source) -> Bool, isListed: (Op) -> Bool
+) -> Bool {
+    var end: Int
+    if party == "S" || party == "A" {
+        end = c.ops.count
+    } else if party.hasPrefix("P"), let n = Int(party.dropFirst()) {
+        guard let at = c.ops.indices.filter({ c.ops[$0] == .probe }).dropFirst(n - 1).first else { return false }
+        end = at
+    } else if party.hasPrefix("P") {
+        return innerListed
+    } else {
+        return false
+    }
+    while end > 0 {
+        end -= 1
+        let op = c.ops[end]
+        if isListed(op) { return true }
+        if !passesEventsOn(op) { return false }
+    }
+    return sourceListed(c.source)
+}
+
+/// `delay`, `debounce` and `receive(on:)` a virtual-time scheduler: the operators the Porting
+/// article's row lists as delivering nothing they scheduled once the subscriber cancelled.
+@Sendable
+func isScheduling(_ op: Op) -> Bool {
+    switch op {
+    case .delay, .debounce, .receiveOnVirtual: true
+    default: false
+    }
+}
+
+/// Whether `op` only passes on what reaches it (transformed, filtered or counted out, as it
+/// arrives) and sends nothing of its own after its downstream cancelled: a completion or a value
+/// that reaches a party below it came from a stage above.
+private func passesEventsOn(_ op: Op) -> Bool {
+    switch op {
+    case .probe, .map, .tryMap, .filter, .tryFilter, .compactMap, .tryCompactMap, .dropWhile, .tryDropWhile,
+        .prefixWhile, .tryPrefixWhile, .removeDuplicates, .tryRemoveDuplicates, .scan, .tryScan, .mapError,
+        .eraseToAnyPublisher, .mapKeyPath, .ignoreOutput, .receiveOnImmediate, .subscribeOnImmediate, .share,
+        .multicastAutoconnect:
+        return true
+    // The concatenations and retry pass a completion on from the publisher they are subscribed to
+    // (the source, or their own `[…].publisher`, a Sequence).
+    case .retry, .append, .prepend:
+        return true
+    default:
+        return false
+    }
+}
+
+/// Whether a completion reaching `party` after a cancel comes from a source or an operator the
+/// Porting article lists as sending no `.finished` to a subscriber that cancelled inside
+/// `receive(_:)` (`byDesignNoFinishedAfterCancel`, scoped to the stage above the party).
+func byDesignNoFinishedAfterCancel(_ c: Case, at party: Substring) -> Bool {
+    comesFromStage(
+        c, party, innerListed: true,
+        sourceListed: { source in
+            switch source {
+            case .just, .sequence, .record, .future, .deferredJust: true
+            default: false
+            }
+        },
+        isListed: { op in listedForNoFinishedAfterCancel(op) })
+}
+
+/// Whether a value reaching `party` after a cancel comes from `flatMap` or `buffer`, which hold
+/// values (the Porting article's row).
+func holdsValuesAbove(_ c: Case, _ party: Substring) -> Bool {
+    comesFromStage(
+        c, party, innerListed: false, sourceListed: { _ in false },
+        isListed: { op in
+            switch op {
+            case .flatMapJust, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull, .bufferCustomError: true
+            default: false
+            }
+        })
+}
+
+/// Whether what reaches `party` comes from one of `ops`' kind (by `matches`).
+func scheduledBy(_ c: Case, _ party: Substring, _ matches: @escaping (Op) -> Bool) -> Bool {
+    comesFromStage(c, party, innerListed: false, sourceListed: { _ in false }, isListed: matches)
 }
 
 /// Whether `probe` was cancelled before `event` (the first occurrence of `event`) in `events`, with
@@ -752,8 +852,15 @@ func deliberateRippleDifference(_ c: Case, openCombine: [String], ripple: [Strin
     // without demand, was dropped). Where the histories part is judged without the requests
     // replaceEmpty's demand changes (OpenCombine's extra `.unlimited`, Ripple's limited ones). A completion needs no demand: `Subscriber.receive(completion:)`
     // "Tells the subscriber that the publisher has completed publishing", demand or not.
+    // Scoped to what the row covers (the library's `ReplaceEmpty` doc comment, the Porting row
+    // "asks its upstream for exactly the downstream's demand"): Ripple's subscriber gets no more
+    // than it asked for, and Ripple has values OpenCombine lacks only where OpenCombine's upstream
+    // is seen running ahead below replaceEmpty (a probe or the subscriber given a value beyond
+    // what it asked for, which an operator below may then drop).
     if c.ops.contains(where: { if case .replaceEmpty = $0 { true } else { false } }),
-        isSubsequence(values(ripple), of: values(openCombine)) || isSubsequence(values(openCombine), of: values(ripple))
+        staysWithinDemand(ripple), !withholdsASubjectsCompletion(c, openCombine, ripple),
+        isSubsequence(values(ripple), of: values(openCombine))
+            || (isSubsequence(values(openCombine), of: values(ripple)) && runsAheadBelowReplaceEmpty(c, openCombine))
             || overDeliversFirst(openCombine, ripple) || asksForMore(openCombine, than: ripple),
         nothingMissing(ripple, comparedWith: openCombine)
             || demandExhausted(ripple[..<whereDemandPartsThem(openCombine, ripple)])
@@ -854,6 +961,68 @@ func demandExhausted(_ events: ArraySlice<String>) -> Bool {
     return values >= demand
 }
 
+/// Whether Ripple's subscriber misses OpenCombine's completion (or has another) where the script
+/// sent that completion to a subject source, before any cancel, with only operators that pass it
+/// on above replaceEmpty: a subject passes a completion on whatever the demand
+/// (`Subscriber.receive(completion:)` needs none), so replaceEmpty's demand cannot explain it.
+private func withholdsASubjectsCompletion(_ c: Case, _ openCombine: [String], _ ripple: [String]) -> Bool {
+    guard c.source == .passthrough || { if case .currentValue = c.source { true } else { false } }(),
+        let at = c.ops.firstIndex(where: { if case .replaceEmpty = $0 { true } else { false } }),
+        c.ops[..<at].allSatisfy(passesEventsOn)
+    else { return false }
+    let completion = { (events: [String]) in events.first { $0.hasPrefix("S completion") } }
+    guard completion(ripple) != completion(openCombine),
+        let sent = ripple.firstIndex(where: { $0.hasPrefix("do send(completion:") })
+    else { return false }
+    return !ripple[..<sent].contains { $0 == "do cancel()" || $0.hasPrefix("S cancels") }
+}
+
+/// Whether the subscriber never received more values than it had asked for.
+private func staysWithinDemand(_ events: [String]) -> Bool {
+    var demand = 0
+    var values = 0
+    for event in events {
+        if event.hasPrefix("S value") {
+            values += 1
+            if values > demand { return false }
+            continue
+        }
+        guard let asked = demandAsked(by: event) else { continue }
+        if asked == "unlimited" { return true }
+        if asked.hasPrefix("max("), let n = Int(asked.dropFirst(4).dropLast()) { demand += n }
+    }
+    return true
+}
+
+/// Whether OpenCombine's history shows a party below the (first) replaceEmpty — a probe, or the
+/// subscriber — receiving a value beyond the demand asked of it: its upstream running ahead.
+private func runsAheadBelowReplaceEmpty(_ c: Case, _ events: [String]) -> Bool {
+    guard let at = c.ops.firstIndex(where: { if case .replaceEmpty = $0 { true } else { false } }) else { return false }
+    let above = c.ops[..<at].filter { $0 == .probe }.count
+    if !staysWithinDemand(events) { return true }
+    var asked: [Substring: Int] = [:]  // Int.max: unlimited
+    for event in events {
+        let parts = event.split(separator: " ")
+        guard parts.count >= 3, parts[0].hasPrefix("P"), let n = Int(parts[0].dropFirst()), n > above else { continue }
+        let probe = parts[0]
+        func add(_ word: Substring) {
+            let amount = word == "unlimited" ? Int.max : Int(word.dropFirst(4).dropLast()) ?? 0
+            let have = asked[probe, default: 0]
+            asked[probe] = have == Int.max || amount == Int.max ? Int.max : have + amount
+        }
+        switch parts[1] {
+        case "request": add(parts[2])
+        case "value" where parts.count == 5 && parts[3] == "returned": add(parts[4])
+        case "value":
+            let have = asked[probe, default: 0]
+            if have == 0 { return true }
+            if have != Int.max { asked[probe] = have - 1 }
+        default: break
+        }
+    }
+    return false
+}
+
 /// Whether OpenCombine's history has more unlimited requests and at least as many values.
 private func asksForMore(_ openCombine: [String], than ripple: [String]) -> Bool {
     func count(_ events: [String], _ test: (String) -> Bool) -> Int { events.filter(test).count }
@@ -870,7 +1039,7 @@ private func isSubsequence(_ small: [String], of large: [String]) -> Bool {
 
 /// `events` without the deliveries in it: each value with the demand the subscriber returned for
 /// it, and each completion (a value already in flight keeps its return).
-private func withoutDeliveries(_ events: ArraySlice<String>) -> [String] {
+private func withoutDeliveries(_ events: ArraySlice<String>, at droppable: (Substring) -> Bool = { _ in true }) -> [String] {
     var kept: [String] = []
     // Dropped values the subscriber has not returned from yet (a request made inside one can
     // re-deliver, nested).
@@ -888,7 +1057,7 @@ private func withoutDeliveries(_ events: ArraySlice<String>) -> [String] {
             }
             continue
         }
-        if isDelivery(event) {
+        if isDelivery(event), droppable(event.prefix { $0 != " " }) {
             if event.hasPrefix("S value") { droppedValues += 1 }
             if event.hasPrefix("P") && event.contains(" value ") { open.append(event + " returned") }
             continue
