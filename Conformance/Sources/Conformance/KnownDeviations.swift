@@ -105,11 +105,13 @@ let knownDeviations: [KnownDeviation] = [
         }), let cancel = events.firstIndex(where: { $0 == "do cancel()" || $0.hasPrefix("S cancels") }) else {
             return events
         }
-        // With the deliveries goes the demand they returned, asked of the upstream.
-        let after = events[(cancel + 1)...].filter { event in
-            let parts = event.split(separator: " ")
-            return !(parts.count == 3 && parts[0].hasPrefix("P") && parts[1] == "request")
-        }
+        // With the deliveries goes the demand they returned, asked of the upstream (not the
+        // subscriber's own requests, logged alike in both libraries by the probes right below it).
+        let own = subscribersOwnRequests(c, events)
+        let after = events.indices.dropFirst(cancel + 1).filter { i in
+            let parts = events[i].split(separator: " ")
+            return own.contains(i) || !(parts.count == 3 && parts[0].hasPrefix("P") && parts[1] == "request")
+        }.map { events[$0] }
         // Scoped to the stage: only what reaches a party from one of them (through operators that
         // pass it on).
         return Array(events[...cancel]) + withoutDeliveries(after[...], at: { scheduledBy(c, $0, isScheduling) })
@@ -373,7 +375,11 @@ let knownDeviations: [KnownDeviation] = [
             let parts = event.split(separator: " ")
             guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
             if parts[1] == "completion" { completed.insert(parts[0]) }
-            if parts[1] == "got" { cancelled.remove(parts[0]) }
+            // A new subscription (retry subscribes again) starts afresh.
+            if parts[1] == "got" {
+                cancelled.remove(parts[0])
+                completed.remove(parts[0])
+            }
             if parts.count == 2, parts[1] == "cancel" {
                 defer { cancelled.insert(parts[0]) }
                 if cancelled.contains(parts[0]) { return false }
@@ -452,19 +458,27 @@ let knownDeviations: [KnownDeviation] = [
             return true
         }
     },
-    KnownDeviation(name: "Ripple by design: no request reaches a subscription after it was cancelled", bothSides: true) {
-        _, events in
-        // OpenCombine's retry requests the demand its subscriber returned from the value in which
-        // it cancelled; Ripple's cancellation is final. Both sides: a request the script makes
-        // after cancelling reaches the probe below it in both libraries, and does nothing there.
+    // One-sided (Ripple's history is compared as it is): a request or returned demand that reaches
+    // a cancelled subscription in Ripple's history is a divergence (last session's zip defect hid
+    // under the two-sided form). OpenCombine's retry requests the demand its subscriber returned
+    // from the value in which it cancelled, its buffer(.keepFull) asks for its refill after the
+    // downstream cancelled it from inside a delivery, and its zip hands a request made inside a
+    // delivery the subscriber cancelled in back as the returned demand; Combine documents nothing
+    // for them (`Cancellable.cancel()` ends the subscription; the Porting article: cancellation is
+    // final). Not undone: a request the script or the subscriber makes after cancelling, where it
+    // reaches the probes right below the subscriber (the runner's own stages, the same code in
+    // both libraries, log what is asked of them before passing it up).
+    KnownDeviation(name: "Ripple by design: no request reaches a subscription after it was cancelled") {
+        c, events in
+        let own = subscribersOwnRequests(c, events)
         var cancelled: Set<Substring> = []
-        return events.filter { event in
+        return events.enumerated().filter { i, event in
             let parts = event.split(separator: " ", maxSplits: 2)
             guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
             if parts[1] == "cancel" { cancelled.insert(parts[0]) }
             if parts[1] == "got" { cancelled.remove(parts[0]) }
-            return !(parts[1] == "request" && cancelled.contains(parts[0]))
-        }.map { event in
+            return own.contains(i) || !(parts[1] == "request" && cancelled.contains(parts[0]))
+        }.map(\.element).map { event in
             // Nor does demand returned to it: a value in flight when the subscriber cancelled
             // returns none (the subscriber's request made inside it went nowhere).
             guard let range = event.range(of: " returned "), event.hasPrefix("P") else { return event }
@@ -592,18 +606,6 @@ let knownDeviations: [KnownDeviation] = [
         undone.removeSubrange(subscription..<end)
         undone.insert(contentsOf: lines, at: completion)
         return undone
-    },
-    KnownDeviation(name: "asks an upstream it cancelled for more", bothSides: true) { _, events in
-        // buffer(.keepFull) asks for its refill after the downstream cancelled it from inside a
-        // delivery. Combine documents nothing for a request after cancel (the subscription is
-        // done); Ripple's operators drop it.
-        var cancelled: Set<Substring> = []
-        return events.filter { event in
-            let parts = event.split(separator: " ")
-            guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
-            if parts[1] == "cancel" { cancelled.insert(parts[0]) }
-            return !(parts[1] == "request" && cancelled.contains(parts[0]))
-        }
     },
     KnownDeviation(name: "replaceEmpty asks its upstream for unlimited on top of the downstream's demand") { c, events in
         // The probe right above replaceEmpty records the extra request.
@@ -764,6 +766,51 @@ func scheduledBy(_ c: Case, _ party: Substring, _ matches: @escaping (Op) -> Boo
     comesFromStage(c, party, innerListed: false, sourceListed: { _ in false }, isListed: matches)
 }
 
+/// The positions in `events` of the requests the subscriber (or the script, on its behalf) makes,
+/// as the probes right below the subscriber log them passing up: the runner's own stages, the
+/// same code in both libraries, so a rule about what an operator asks never takes them.
+func subscribersOwnRequests(_ c: Case, _ events: [String]) -> Set<Int> {
+    let bottom = bottomProbes(c)
+    var out: Set<Int> = []
+    var passing = false
+    for (i, event) in events.enumerated() {
+        if event.hasPrefix("do request(") || event.hasPrefix("S requests") {
+            passing = true
+            continue
+        }
+        guard event.hasPrefix("P") else { continue }
+        let parts = event.split(separator: " ")
+        if passing, parts.count >= 2, parts[1] == "request", bottom.contains(parts[0]) {
+            out.insert(i)
+        } else {
+            passing = false
+        }
+    }
+    return out
+}
+
+/// The probes right below the subscriber: those a request of the subscriber's reaches with no
+/// operator of the library's between that could keep it — only the runner's probes and the
+/// operators that hand their upstream's subscription straight down (`map`, `filter`,
+/// `compactMap`, `scan`, key-path `map`, `eraseToAnyPublisher`: in Ripple and Combine alike the
+/// subscriber holds the upstream's subscription itself).
+func bottomProbes(_ c: Case) -> Set<Substring> {
+    var n = c.ops.filter { $0 == .probe }.count
+    var out: Set<Substring> = []
+    for op in c.ops.reversed() {
+        switch op {
+        case .probe:
+            out.insert(Substring("P\(n)"))
+            n -= 1
+        case .map, .filter, .compactMap, .scan, .mapKeyPath, .eraseToAnyPublisher:
+            continue
+        default:
+            return out
+        }
+    }
+    return out
+}
+
 /// Whether `probe` was cancelled before `event` (the first occurrence of `event`) in `events`, with
 /// no new subscription between.
 private func cancelledBefore(_ event: String, probe: Substring, in events: [String]) -> Bool {
@@ -807,10 +854,15 @@ func deliberateRippleDifference(_ c: Case, openCombine: [String], ripple: [Strin
         let parts = event.split(separator: " ")
         return parts.count >= 2 && parts[0].hasPrefix("P") && ["request", "value"].contains(parts[1])
     }
+    // (The subscriber's own request after its cancel, logged alike by the probes right below it,
+    // is not the operators'.)
+    let own = subscribersOwnRequests(c, ripple)
     if c.plan.cancelInReceiveSubscription,
         let cancel = ripple.firstIndex(of: "S cancels in receive(subscription:)"),
         Array(openCombine.prefix(cancel + 1)) == Array(ripple.prefix(cancel + 1)),
-        !ripple[cancel...].contains(where: { $0.hasPrefix("S value") || $0.hasPrefix("S completion") || probeActs($0) })
+        !ripple.indices.dropFirst(cancel).contains(where: { i in
+            ripple[i].hasPrefix("S value") || ripple[i].hasPrefix("S completion") || (probeActs(ripple[i]) && !own.contains(i))
+        })
     {
         return "Ripple by design: a cancel made before the upstream subscription arrives is final (no values, no completion)"
     }
@@ -1447,8 +1499,29 @@ func throttleHandsItsSubscriptionOnLate(_ c: Case, openCombine: [String], ripple
     // (`assign(to: &$published)`'s object publishes its initial value first.)
     let mineAll = mine[party] ?? [], theirsAll = theirs[party] ?? []
     let bothValues = j < mineAll.count && j < theirsAll.count && value(mineAll[j]) && value(theirsAll[j])
-    let atFirstValue = !bothValues
-        || theirsAll.prefix(j).filter(value).count <= (c.wrap == .assignPublished && party == "A" ? 1 : 0)
+    let firstValue = theirsAll.prefix(j).filter(value).count <= (c.wrap == .assignPublished && party == "A" ? 1 : 0)
+    // Narrowed: below the throttle, the party parts where Ripple delivers it its first value (the
+    // one OpenCombine dropped) at the first instant the clock ran — the value was sent while the
+    // throttle subscribed; OpenCombine's party has no value there, or a later one. (Above it, where an operator below cancelled it on a value no probe
+    // saw, as before: that value's first delivery.)
+    let atFirstValue: Bool
+    if isBelow(party) {
+        let rippleValue = j < theirsAll.count && value(theirsAll[j])
+        // (Delivered when the clock first runs: the scheduler runs nothing before.) Where the value
+        // the source sends while subscribing can be followed to the party (through `map`s and
+        // operators that pass values on as they are), it must be that value; otherwise no send of
+        // the script's may come before it.
+        let firstInstant = ripple[..<position].filter { $0.hasPrefix("at ") }.count <= 1
+        let sentWhileSubscribing: Bool
+        if let expected = valueSentWhileSubscribing(c, throttleAt: at, reaching: party) {
+            sentWhileSubscribing = firstInstant && theirsAll[j].split(separator: " ").last == Substring("\(expected)")
+        } else {
+            sentWhileSubscribing = firstInstant && !ripple[..<position].contains(where: { $0.hasPrefix("do send(") })
+        }
+        atFirstValue = rippleValue && firstValue && sentWhileSubscribing
+    } else {
+        atFirstValue = !bothValues || firstValue
+    }
     if sendsWhenAsked, asksAtOnce, atFirstValue {
         // Whatever that value set off below (a delivery, a completion an operator below made of it).
         return name + "; throttle drops a value its upstream sends while it subscribes (what follows is no reference)"
@@ -1462,6 +1535,37 @@ func throttleHandsItsSubscriptionOnLate(_ c: Case, openCombine: [String], ripple
         return "throttle(latest: true) publishes an older value once its pending delivery took the last demand (what follows is no reference)"
     }
     return nil
+}
+
+/// The value a source that sends when asked sends first (a `prepend` above the throttle's first
+/// element instead), as it reaches `party`: followed through `map`s and the operators that pass a
+/// value on as it is; `nil` where an operator on the way could change or drop it.
+private func valueSentWhileSubscribing(_ c: Case, throttleAt: Int, reaching party: Substring) -> Int? {
+    var value: Int?
+    switch c.source {
+    case .currentValue(let v), .just(let v), .future(let v), .deferredJust(let v): value = v
+    case .sequence(let vs), .record(let vs): value = vs.first
+    default: value = nil
+    }
+    var end = c.ops.count
+    if party.hasPrefix("P") {
+        guard let n = Int(party.dropFirst()),
+            let at = c.ops.indices.filter({ c.ops[$0] == .probe }).dropFirst(n - 1).first
+        else { return nil }
+        end = at
+    }
+    for (i, op) in c.ops[..<end].enumerated() {
+        switch op {
+        case .prepend(let vs) where i < throttleAt && !vs.isEmpty: value = vs[0]
+        case .map(let a): value = value.map { $0 + a }
+        case .probe, .eraseToAnyPublisher, .mapKeyPath, .handleEvents, .receiveOnImmediate, .subscribeOnImmediate,
+            .receiveOnVirtual, .subscribeOnVirtual, .delay, .debounce, .replaceError, .mapError:
+            continue
+        case .throttle where i == throttleAt: continue
+        default: return nil
+        }
+    }
+    return value
 }
 
 /// The subscriber's demand not yet used in `events` (`nil`: unlimited).
@@ -1479,7 +1583,10 @@ func demandAsked(by event: String) -> Substring? {
 
 func remainingDemand(_ events: ArraySlice<String>) -> Int? {
     var demand = 0
-    for event in events {
+    // A request the script makes before the subscriber has its subscription goes nowhere.
+    let subscribed = events.firstIndex { $0.hasPrefix("S got subscription") } ?? events.endIndex
+    for (i, event) in zip(events.indices, events) {
+        if i < subscribed, event.hasPrefix("do request(") { continue }
         if event.hasPrefix("S value") { demand -= 1; continue }
         guard let asked = demandAsked(by: event) else { continue }
         if asked == "unlimited" { return nil }
