@@ -319,6 +319,47 @@ let knownDeviations: [KnownDeviation] = [
         while at < events.count, events[at].hasPrefix("T ") { at += 1 }
         return Array(events[..<at]) + ["P\(bottom) cancel"] + events[at...]
     },
+    // flatMap cancels its upstream before its live inner publishers (the Porting article's
+    // "Which cancels, in which order" row: Ripple cancels the upstream first, then the rest;
+    // the recorded tests see Combine reach the inners first, as OpenCombine does). One-sided
+    // (Ripple's order swapped in): only with flatMap's inners probed ("PF…"), only a run of
+    // cancels with nothing between in which inner probes' cancels come before the cancel of
+    // the probe right above flatMap; that one moves to the front of the run.
+    KnownDeviation(name: "Ripple by design: flatMap cancels its upstream before its inner publishers") { c, events in
+        guard c.probeInners,
+            let at = c.ops.firstIndex(where: {
+                switch $0 {
+                case .flatMapJust, .flatMapOneAtATime: true
+                default: false
+                }
+            }), at > 0, c.ops[at - 1] == .probe
+        else { return events }
+        let above = "P\(c.ops[..<at].filter { $0 == .probe }.count) cancel"
+        let isCancel = { (event: String) in
+            event.hasPrefix("P") && event.hasSuffix(" cancel") && event.split(separator: " ").count == 2
+        }
+        var out = events
+        var i = 0
+        while i < out.count {
+            guard isCancel(out[i]) else {
+                i += 1
+                continue
+            }
+            var j = i
+            while j < out.count, isCancel(out[j]) { j += 1 }
+            // The run out[i..<j] (the cancel coming down from below, then going up): inner cancels
+            // before the upstream's (the probe above flatMap and those above it): the inners' go
+            // after the upstream's, each side in its own order.
+            let run = Array(out[i..<j])
+            if let upstream = run.firstIndex(of: above),
+                let inner = run.firstIndex(where: { $0.hasPrefix("PF") }), inner < upstream
+            {
+                out.replaceSubrange(i..<j, with: run.filter { !$0.hasPrefix("PF") } + run.filter { $0.hasPrefix("PF") })
+            }
+            i = j
+        }
+        return out
+    },
     // Combine's ObservableObjectPublisher sends every `send()` whatever the demand (OpenCombine's
     // ObservableObjectTests.testBasicBehavior, recorded against Combine), so an operator below it
     // can get a value nobody asked for; what it returns for such a value Combine defines nothing
