@@ -441,11 +441,8 @@ extension Case {
             wrap = .anySubscriberSubject
             if ops.last != .probe { ops.append(.probe) }
         }
-        // Not flatMap's inners (yet): what a probe on them shows first is unsettled — the order in
-        // which flatMap cancels its upstream and a live inner (FlatMapTests record each
-        // subscription's history apart), and whether a child whose value made the downstream's
-        // demand unlimited is asked for `.unlimited` or returns `.max(1)` (testChildDemandWhenLimited
-        // records only limited demand). Conformance/README.md lists both.
+        // catch's handler and append's publisher; flatMap's inners are drawn below (after these, so
+        // the shapes above keep their seeds).
         let hasInner = ops.contains {
             switch $0 {
             case .catchJust, .append: true
