@@ -105,12 +105,16 @@ let knownDeviations: [KnownDeviation] = [
         }), let cancel = events.firstIndex(where: { $0 == "do cancel()" || $0.hasPrefix("S cancels") }) else {
             return events
         }
-        // With the deliveries goes the demand they returned, asked of the upstream.
-        let after = events[(cancel + 1)...].filter { event in
-            let parts = event.split(separator: " ")
-            return !(parts.count == 3 && parts[0].hasPrefix("P") && parts[1] == "request")
-        }
-        return Array(events[...cancel]) + withoutDeliveries(after[...])
+        // With the deliveries goes the demand they returned, asked of the upstream (not the
+        // subscriber's own requests, logged alike in both libraries by the probes right below it).
+        let own = subscribersOwnRequests(c, events)
+        let after = events.indices.dropFirst(cancel + 1).filter { i in
+            let parts = events[i].split(separator: " ")
+            return own.contains(i) || !(parts.count == 3 && parts[0].hasPrefix("P") && parts[1] == "request")
+        }.map { events[$0] }
+        // Scoped to the stage: only what reaches a party from one of them (through operators that
+        // pass it on).
+        return Array(events[...cancel]) + withoutDeliveries(after[...], at: { scheduledBy(c, $0, isScheduling) })
     },
     // The same rule for a probe below one of them that an operator further down cancelled: no
     // completion reaches it after its cancel (the Porting article's row).
@@ -129,7 +133,7 @@ let knownDeviations: [KnownDeviation] = [
             guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
             if parts[1] == "cancel" { cancelled.insert(parts[0]) }
             if parts[1] == "got" { cancelled.remove(parts[0]) }
-            return !(cancelled.contains(parts[0]) && parts[1] == "completion")
+            return !(cancelled.contains(parts[0]) && parts[1] == "completion" && scheduledBy(c, parts[0], isScheduling))
         }
     },
     // Combine's `receive(on:)` delivers no value it scheduled before its subscriber cancelled
@@ -155,7 +159,7 @@ let knownDeviations: [KnownDeviation] = [
                 dropped[probe] = open - 1
                 return false
             }
-            guard cancelled.contains(probe) else { return true }
+            guard cancelled.contains(probe), scheduledBy(c, probe, { $0 == .receiveOnVirtual }) else { return true }
             dropped[probe, default: 0] += 1
             return false
         }
@@ -169,7 +173,10 @@ let knownDeviations: [KnownDeviation] = [
         guard c.ops.contains(where: { if case .throttle = $0 { true } else { false } }),
             let cancel = events.firstIndex(where: { $0 == "do cancel()" || $0.hasPrefix("S cancels") })
         else { return events }
-        return Array(events[...cancel]) + withoutDeliveries(events[(cancel + 1)...])
+        return Array(events[...cancel])
+            + withoutDeliveries(events[(cancel + 1)...], at: {
+                scheduledBy(c, $0, { if case .throttle = $0 { true } else { false } })
+            })
     },
     // Apple documents `assign(to:)` (a `Published.Publisher`): "canceling the subscription
     // automatically when the Published instance deinitializes". OpenCombine's cancels it only
@@ -236,7 +243,7 @@ let knownDeviations: [KnownDeviation] = [
         }),
             let cancel = events.firstIndex(where: { $0.hasPrefix("S cancels in receive(_:)") })
         else { return events }
-        return Array(events[..<cancel]) + withoutDeliveries(events[cancel...])
+        return Array(events[..<cancel]) + withoutDeliveries(events[cancel...], at: { holdsValuesAbove(c, $0) })
     },
     KnownDeviation(name: "Ripple by design: no completion reaches a subscriber after it cancelled") { c, events in
         // The Porting article: `Just`, `Future`, `Optional.Publisher`, `Result.Publisher`, the
@@ -248,7 +255,8 @@ let knownDeviations: [KnownDeviation] = [
         else { return events }
         return Array(events[..<cancel]) + events[cancel...].filter { event in
             let parts = event.split(separator: " ", maxSplits: 2)
-            return !(parts.count >= 2 && (parts[0] == "S" || parts[0].hasPrefix("P")) && parts[1] == "completion")
+            return !(parts.count >= 2 && (parts[0] == "S" || parts[0].hasPrefix("P")) && parts[1] == "completion"
+                && byDesignNoFinishedAfterCancel(c, at: parts[0]))
         }
     },
     // `subscribe(_:)` with a subject returns an `AnyCancellable`; Apple's documentation of it:
@@ -311,6 +319,47 @@ let knownDeviations: [KnownDeviation] = [
         while at < events.count, events[at].hasPrefix("T ") { at += 1 }
         return Array(events[..<at]) + ["P\(bottom) cancel"] + events[at...]
     },
+    // flatMap cancels its upstream before its live inner publishers (the Porting article's
+    // "Which cancels, in which order" row: Ripple cancels the upstream first, then the rest;
+    // the recorded tests see Combine reach the inners first, as OpenCombine does). One-sided
+    // (Ripple's order swapped in): only with flatMap's inners probed ("PF…"), only a run of
+    // cancels with nothing between in which inner probes' cancels come before the cancel of
+    // the probe right above flatMap; that one moves to the front of the run.
+    KnownDeviation(name: "Ripple by design: flatMap cancels its upstream before its inner publishers") { c, events in
+        guard c.probeInners,
+            let at = c.ops.firstIndex(where: {
+                switch $0 {
+                case .flatMapJust, .flatMapOneAtATime: true
+                default: false
+                }
+            }), at > 0, c.ops[at - 1] == .probe
+        else { return events }
+        let above = "P\(c.ops[..<at].filter { $0 == .probe }.count) cancel"
+        let isCancel = { (event: String) in
+            event.hasPrefix("P") && event.hasSuffix(" cancel") && event.split(separator: " ").count == 2
+        }
+        var out = events
+        var i = 0
+        while i < out.count {
+            guard isCancel(out[i]) else {
+                i += 1
+                continue
+            }
+            var j = i
+            while j < out.count, isCancel(out[j]) { j += 1 }
+            // The run out[i..<j] (the cancel coming down from below, then going up): inner cancels
+            // before the upstream's (the probe above flatMap and those above it): the inners' go
+            // after the upstream's, each side in its own order.
+            let run = Array(out[i..<j])
+            if let upstream = run.firstIndex(of: above),
+                let inner = run.firstIndex(where: { $0.hasPrefix("PF") }), inner < upstream
+            {
+                out.replaceSubrange(i..<j, with: run.filter { !$0.hasPrefix("PF") } + run.filter { $0.hasPrefix("PF") })
+            }
+            i = j
+        }
+        return out
+    },
     // Combine's ObservableObjectPublisher sends every `send()` whatever the demand (OpenCombine's
     // ObservableObjectTests.testBasicBehavior, recorded against Combine), so an operator below it
     // can get a value nobody asked for; what it returns for such a value Combine defines nothing
@@ -367,7 +416,11 @@ let knownDeviations: [KnownDeviation] = [
             let parts = event.split(separator: " ")
             guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
             if parts[1] == "completion" { completed.insert(parts[0]) }
-            if parts[1] == "got" { cancelled.remove(parts[0]) }
+            // A new subscription (retry subscribes again) starts afresh.
+            if parts[1] == "got" {
+                cancelled.remove(parts[0])
+                completed.remove(parts[0])
+            }
             if parts.count == 2, parts[1] == "cancel" {
                 defer { cancelled.insert(parts[0]) }
                 if cancelled.contains(parts[0]) { return false }
@@ -396,12 +449,8 @@ let knownDeviations: [KnownDeviation] = [
     KnownDeviation(name: "Ripple by design: nothing reaches a probe after it cancelled (Just, Sequence… stop at once)") {
         c, events in
         guard byDesignNoFinishedAfterCancel(c) else { return events }
-        let holdsValues = c.ops.contains {
-            switch $0 {
-            case .flatMapJust, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull, .bufferCustomError: true
-            default: false
-            }
-        }
+        // Scoped to the stage above each probe: `holdsValues` and the completion's listed stage.
+        let holdsValues = { (probe: Substring) in holdsValuesAbove(c, probe) }
         // Each subscription a probe receives (retry subscribes again) is an epoch; a cancel ends
         // the current one. A delivery belongs to the probe's epoch when it starts; a completion
         // right after a delivery's return belongs to that delivery's epoch (a Sequence finishing
@@ -434,7 +483,7 @@ let knownDeviations: [KnownDeviation] = [
                     open.remove(at: i)
                 }
             case "value":
-                if holdsValues, cancelled.contains("\(probe)#\(current)") {
+                if holdsValues(probe), cancelled.contains("\(probe)#\(current)") {
                     droppedReturns.append(event + " returned")
                     return false
                 }
@@ -443,31 +492,42 @@ let knownDeviations: [KnownDeviation] = [
                 open.append((event, current))
             case "completion":
                 let owner = justReturned.flatMap { $0.probe == probe ? $0.epoch : nil } ?? current
-                return !cancelled.contains("\(probe)#\(owner)")
+                return !(cancelled.contains("\(probe)#\(owner)") && byDesignNoFinishedAfterCancel(c, at: probe))
             default:
                 break
             }
             return true
         }
     },
-    KnownDeviation(name: "Ripple by design: no request reaches a subscription after it was cancelled", bothSides: true) {
-        _, events in
-        // OpenCombine's retry requests the demand its subscriber returned from the value in which
-        // it cancelled; Ripple's cancellation is final. Both sides: a request the script makes
-        // after cancelling reaches the probe below it in both libraries, and does nothing there.
+    // One-sided (Ripple's history is compared as it is): a request or returned demand that reaches
+    // a cancelled subscription in Ripple's history is a divergence (last session's zip defect hid
+    // under the two-sided form). OpenCombine's retry requests the demand its subscriber returned
+    // from the value in which it cancelled, its buffer(.keepFull) asks for its refill after the
+    // downstream cancelled it from inside a delivery, and its zip hands a request made inside a
+    // delivery the subscriber cancelled in back as the returned demand; Combine documents nothing
+    // for them (`Cancellable.cancel()` ends the subscription; the Porting article: cancellation is
+    // final). Not undone: a request the script or the subscriber makes after cancelling, where it
+    // reaches the probes right below the subscriber (the runner's own stages, the same code in
+    // both libraries, log what is asked of them before passing it up).
+    KnownDeviation(name: "Ripple by design: no request reaches a subscription after it was cancelled") {
+        c, events in
+        let own = subscribersOwnRequests(c, events)
+        let bottom = bottomProbes(c)
         var cancelled: Set<Substring> = []
-        return events.filter { event in
+        return events.enumerated().filter { i, event in
             let parts = event.split(separator: " ", maxSplits: 2)
             guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
             if parts[1] == "cancel" { cancelled.insert(parts[0]) }
             if parts[1] == "got" { cancelled.remove(parts[0]) }
-            return !(parts[1] == "request" && cancelled.contains(parts[0]))
-        }.map { event in
+            return own.contains(i) || !(parts[1] == "request" && cancelled.contains(parts[0]))
+        }.map(\.element).map { event in
             // Nor does demand returned to it: a value in flight when the subscriber cancelled
             // returns none (the subscriber's request made inside it went nowhere).
+            // (Not at the probes right below the subscriber: they log what the subscriber itself
+            // returned, alike in both libraries.)
             guard let range = event.range(of: " returned "), event.hasPrefix("P") else { return event }
             let probe = event.prefix { $0 != " " }
-            guard cancelledBefore(event, probe: probe, in: events) else { return event }
+            guard !bottom.contains(probe), cancelledBefore(event, probe: probe, in: events) else { return event }
             return String(event[..<range.upperBound]) + "none"
         }
     },
@@ -591,18 +651,6 @@ let knownDeviations: [KnownDeviation] = [
         undone.insert(contentsOf: lines, at: completion)
         return undone
     },
-    KnownDeviation(name: "asks an upstream it cancelled for more", bothSides: true) { _, events in
-        // buffer(.keepFull) asks for its refill after the downstream cancelled it from inside a
-        // delivery. Combine documents nothing for a request after cancel (the subscription is
-        // done); Ripple's operators drop it.
-        var cancelled: Set<Substring> = []
-        return events.filter { event in
-            let parts = event.split(separator: " ")
-            guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
-            if parts[1] == "cancel" { cancelled.insert(parts[0]) }
-            return !(parts[1] == "request" && cancelled.contains(parts[0]))
-        }
-    },
     KnownDeviation(name: "replaceEmpty asks its upstream for unlimited on top of the downstream's demand") { c, events in
         // The probe right above replaceEmpty records the extra request.
         var probes: Set<String> = []
@@ -646,8 +694,13 @@ func byDesignNoFinishedAfterCancel(_ c: Case) -> Bool {
     case .just, .sequence, .record, .future, .deferredJust: return true
     default: break
     }
-    return c.ops.contains { op in
-        switch op {
+    return c.ops.contains(where: listedForNoFinishedAfterCancel)
+}
+
+/// The operators the Porting article lists as sending no `.finished` to a subscriber that
+/// cancelled inside `receive(_:)`.
+private func listedForNoFinishedAfterCancel(_ op: Op) -> Bool {
+    switch op {
         case .zipWith, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull, .bufferCustomError, .handleEvents, .dropFirst:
             // The Porting article's rows for `zip`, `flatMap`, `buffer`, `handleEvents` and `dropFirst`.
             return true
@@ -660,8 +713,146 @@ func byDesignNoFinishedAfterCancel(_ c: Case) -> Bool {
             return true
         default:
             return false
+    }
+}
+
+/// Whether what reaches `party` (the subscriber's side "S"/"A", a probe "P3", an inner probe "PZ1",
+/// "PC1", "PA1", "PF1") comes from a stage `isListed` names, through stages that only pass it on:
+/// a rule written for one operator (its Porting row, its Apple source) excuses what that operator
+/// sends, not another operator's events in the same pipeline. Walking up from the party, a stage
+/// that only transforms or filters what passes (`passesEventsOn`) is passed over; the first other
+/// stage decides (`isListed`), and above every operator the source does (`sourceListed`). An inner
+/// probe's publisher is always a `Just` or a `[…].publisher` (zip's partner, catch's handler,
+/// append's and flatMap's inners): `innerListed` decides for them.
+func comesFromStage(
+    _ c: Case, _ party: Substring, innerListed: Bool,
+    sourceListed: (Source) -> Bool, isListed: (Op) -> Bool
+) -> Bool {
+    var end: Int
+    if party == "S" || party == "A" {
+        end = c.ops.count
+    } else if party.hasPrefix("P"), let n = Int(party.dropFirst()) {
+        guard let at = c.ops.indices.filter({ c.ops[$0] == .probe }).dropFirst(n - 1).first else { return false }
+        end = at
+    } else if party.hasPrefix("P") {
+        return innerListed
+    } else {
+        return false
+    }
+    while end > 0 {
+        end -= 1
+        let op = c.ops[end]
+        if isListed(op) { return true }
+        if !passesEventsOn(op) { return false }
+    }
+    return sourceListed(c.source)
+}
+
+/// `delay`, `debounce` and `receive(on:)` a virtual-time scheduler: the operators the Porting
+/// article's row lists as delivering nothing they scheduled once the subscriber cancelled.
+@Sendable
+func isScheduling(_ op: Op) -> Bool {
+    switch op {
+    case .delay, .debounce, .receiveOnVirtual: true
+    default: false
+    }
+}
+
+/// Whether `op` only passes on what reaches it (transformed, filtered or counted out, as it
+/// arrives) and sends nothing of its own after its downstream cancelled: a completion or a value
+/// that reaches a party below it came from a stage above.
+private func passesEventsOn(_ op: Op) -> Bool {
+    switch op {
+    case .probe, .map, .tryMap, .filter, .tryFilter, .compactMap, .tryCompactMap, .dropWhile, .tryDropWhile,
+        .prefixWhile, .tryPrefixWhile, .removeDuplicates, .tryRemoveDuplicates, .scan, .tryScan, .mapError,
+        .eraseToAnyPublisher, .mapKeyPath, .ignoreOutput, .receiveOnImmediate, .subscribeOnImmediate, .share,
+        .multicastAutoconnect:
+        return true
+    // The concatenations and retry pass a completion on from the publisher they are subscribed to
+    // (the source, or their own `[…].publisher`, a Sequence).
+    case .retry, .append, .prepend:
+        return true
+    default:
+        return false
+    }
+}
+
+/// Whether a completion reaching `party` after a cancel comes from a source or an operator the
+/// Porting article lists as sending no `.finished` to a subscriber that cancelled inside
+/// `receive(_:)` (`byDesignNoFinishedAfterCancel`, scoped to the stage above the party).
+func byDesignNoFinishedAfterCancel(_ c: Case, at party: Substring) -> Bool {
+    comesFromStage(
+        c, party, innerListed: true,
+        sourceListed: { source in
+            switch source {
+            case .just, .sequence, .record, .future, .deferredJust: true
+            default: false
+            }
+        },
+        isListed: { op in listedForNoFinishedAfterCancel(op) })
+}
+
+/// Whether a value reaching `party` after a cancel comes from `flatMap` or `buffer`, which hold
+/// values (the Porting article's row).
+func holdsValuesAbove(_ c: Case, _ party: Substring) -> Bool {
+    comesFromStage(
+        c, party, innerListed: false, sourceListed: { _ in false },
+        isListed: { op in
+            switch op {
+            case .flatMapJust, .flatMapOneAtATime, .bufferByRequest, .bufferKeepFull, .bufferCustomError: true
+            default: false
+            }
+        })
+}
+
+/// Whether what reaches `party` comes from one of `ops`' kind (by `matches`).
+func scheduledBy(_ c: Case, _ party: Substring, _ matches: @escaping (Op) -> Bool) -> Bool {
+    comesFromStage(c, party, innerListed: false, sourceListed: { _ in false }, isListed: matches)
+}
+
+/// The positions in `events` of the requests the subscriber (or the script, on its behalf) makes,
+/// as the probes right below the subscriber log them passing up: the runner's own stages, the
+/// same code in both libraries, so a rule about what an operator asks never takes them.
+func subscribersOwnRequests(_ c: Case, _ events: [String]) -> Set<Int> {
+    let bottom = bottomProbes(c)
+    var out: Set<Int> = []
+    var passing = false
+    for (i, event) in events.enumerated() {
+        if event.hasPrefix("do request(") || event.hasPrefix("S requests") {
+            passing = true
+            continue
+        }
+        guard event.hasPrefix("P") else { continue }
+        let parts = event.split(separator: " ")
+        if passing, parts.count >= 2, parts[1] == "request", bottom.contains(parts[0]) {
+            out.insert(i)
+        } else {
+            passing = false
         }
     }
+    return out
+}
+
+/// The probes right below the subscriber: those a request of the subscriber's reaches with no
+/// operator of the library's between that could keep it — only the runner's probes and the
+/// operators that hand their upstream's subscription straight down (`map`, `filter`,
+/// `compactMap`, `scan`, key-path `map`, `eraseToAnyPublisher`: in Ripple and Combine alike the
+/// subscriber holds the upstream's subscription itself).
+func bottomProbes(_ c: Case) -> Set<Substring> {
+    var n = c.ops.filter { $0 == .probe }.count
+    var out: Set<Substring> = []
+    for op in c.ops.reversed() {
+        switch op {
+        case .probe:
+            out.insert(Substring("P\(n)"))
+            n -= 1
+        case .map, .filter, .compactMap, .scan, .mapKeyPath, .eraseToAnyPublisher:
+            continue
+        default:
+            return out
+        }
+    }
+    return out
 }
 
 /// Whether `probe` was cancelled before `event` (the first occurrence of `event`) in `events`, with
@@ -707,10 +898,15 @@ func deliberateRippleDifference(_ c: Case, openCombine: [String], ripple: [Strin
         let parts = event.split(separator: " ")
         return parts.count >= 2 && parts[0].hasPrefix("P") && ["request", "value"].contains(parts[1])
     }
+    // (The subscriber's own request after its cancel, logged alike by the probes right below it,
+    // is not the operators'.)
+    let own = subscribersOwnRequests(c, ripple)
     if c.plan.cancelInReceiveSubscription,
         let cancel = ripple.firstIndex(of: "S cancels in receive(subscription:)"),
         Array(openCombine.prefix(cancel + 1)) == Array(ripple.prefix(cancel + 1)),
-        !ripple[cancel...].contains(where: { $0.hasPrefix("S value") || $0.hasPrefix("S completion") || probeActs($0) })
+        !ripple.indices.dropFirst(cancel).contains(where: { i in
+            ripple[i].hasPrefix("S value") || ripple[i].hasPrefix("S completion") || (probeActs(ripple[i]) && !own.contains(i))
+        })
     {
         return "Ripple by design: a cancel made before the upstream subscription arrives is final (no values, no completion)"
     }
@@ -752,8 +948,15 @@ func deliberateRippleDifference(_ c: Case, openCombine: [String], ripple: [Strin
     // without demand, was dropped). Where the histories part is judged without the requests
     // replaceEmpty's demand changes (OpenCombine's extra `.unlimited`, Ripple's limited ones). A completion needs no demand: `Subscriber.receive(completion:)`
     // "Tells the subscriber that the publisher has completed publishing", demand or not.
+    // Scoped to what the row covers (the library's `ReplaceEmpty` doc comment, the Porting row
+    // "asks its upstream for exactly the downstream's demand"): Ripple's subscriber gets no more
+    // than it asked for, and Ripple has values OpenCombine lacks only where OpenCombine's upstream
+    // is seen running ahead below replaceEmpty (a probe or the subscriber given a value beyond
+    // what it asked for, which an operator below may then drop).
     if c.ops.contains(where: { if case .replaceEmpty = $0 { true } else { false } }),
-        isSubsequence(values(ripple), of: values(openCombine)) || isSubsequence(values(openCombine), of: values(ripple))
+        staysWithinDemand(ripple), !withholdsASubjectsCompletion(c, openCombine, ripple),
+        isSubsequence(values(ripple), of: values(openCombine))
+            || (isSubsequence(values(openCombine), of: values(ripple)) && runsAheadBelowReplaceEmpty(c, openCombine))
             || overDeliversFirst(openCombine, ripple) || asksForMore(openCombine, than: ripple),
         nothingMissing(ripple, comparedWith: openCombine)
             || demandExhausted(ripple[..<whereDemandPartsThem(openCombine, ripple)])
@@ -854,6 +1057,73 @@ func demandExhausted(_ events: ArraySlice<String>) -> Bool {
     return values >= demand
 }
 
+/// Whether Ripple's subscriber misses OpenCombine's completion (or has another) where the script
+/// sent that completion to a subject source, before any cancel, with only operators that pass it
+/// on above replaceEmpty: a subject passes a completion on whatever the demand
+/// (`Subscriber.receive(completion:)` needs none), so replaceEmpty's demand cannot explain it.
+private func withholdsASubjectsCompletion(_ c: Case, _ openCombine: [String], _ ripple: [String]) -> Bool {
+    guard c.source == .passthrough || { if case .currentValue = c.source { true } else { false } }(),
+        let at = c.ops.firstIndex(where: { if case .replaceEmpty = $0 { true } else { false } }),
+        c.ops[..<at].allSatisfy(passesEventsOn)
+    else { return false }
+    let completion = { (events: [String]) in events.first { $0.hasPrefix("S completion") } }
+    guard completion(ripple) != completion(openCombine),
+        let sent = ripple.firstIndex(where: { $0.hasPrefix("do send(completion:") })
+    else { return false }
+    return !ripple[..<sent].contains { $0 == "do cancel()" || $0.hasPrefix("S cancels") }
+}
+
+/// Whether the subscriber never received more values than it had asked for.
+private func staysWithinDemand(_ events: [String]) -> Bool {
+    var demand = 0
+    var values = 0
+    for event in events {
+        if event.hasPrefix("S value") {
+            values += 1
+            if values > demand { return false }
+            continue
+        }
+        guard let asked = demandAsked(by: event) else { continue }
+        if asked == "unlimited" { return true }
+        if asked.hasPrefix("max("), let n = Int(asked.dropFirst(4).dropLast()) { demand += n }
+    }
+    return true
+}
+
+/// Whether OpenCombine's history shows a party below the (first) replaceEmpty — a probe, or the
+/// subscriber — receiving a value beyond the demand asked of it: its upstream running ahead.
+private func runsAheadBelowReplaceEmpty(_ c: Case, _ events: [String]) -> Bool {
+    guard let at = c.ops.firstIndex(where: { if case .replaceEmpty = $0 { true } else { false } }) else { return false }
+    let above = c.ops[..<at].filter { $0 == .probe }.count
+    if !staysWithinDemand(events) { return true }
+    // A subject between the pipeline and the subscriber drops a value its subscriber did not ask
+    // for where no probe sees it (PassthroughSubject: values without demand are dropped).
+    if c.wrap == .subject || c.wrap == .anySubscriberSubject, events.contains(where: { $0.hasPrefix("do send(") }) {
+        return true
+    }
+    var asked: [Substring: Int] = [:]  // Int.max: unlimited
+    for event in events {
+        let parts = event.split(separator: " ")
+        guard parts.count >= 3, parts[0].hasPrefix("P"), let n = Int(parts[0].dropFirst()), n > above else { continue }
+        let probe = parts[0]
+        func add(_ word: Substring) {
+            let amount = word == "unlimited" ? Int.max : Int(word.dropFirst(4).dropLast()) ?? 0
+            let have = asked[probe, default: 0]
+            asked[probe] = have == Int.max || amount == Int.max ? Int.max : have + amount
+        }
+        switch parts[1] {
+        case "request": add(parts[2])
+        case "value" where parts.count == 5 && parts[3] == "returned": add(parts[4])
+        case "value":
+            let have = asked[probe, default: 0]
+            if have == 0 { return true }
+            if have != Int.max { asked[probe] = have - 1 }
+        default: break
+        }
+    }
+    return false
+}
+
 /// Whether OpenCombine's history has more unlimited requests and at least as many values.
 private func asksForMore(_ openCombine: [String], than ripple: [String]) -> Bool {
     func count(_ events: [String], _ test: (String) -> Bool) -> Int { events.filter(test).count }
@@ -870,7 +1140,7 @@ private func isSubsequence(_ small: [String], of large: [String]) -> Bool {
 
 /// `events` without the deliveries in it: each value with the demand the subscriber returned for
 /// it, and each completion (a value already in flight keeps its return).
-private func withoutDeliveries(_ events: ArraySlice<String>) -> [String] {
+private func withoutDeliveries(_ events: ArraySlice<String>, at droppable: (Substring) -> Bool = { _ in true }) -> [String] {
     var kept: [String] = []
     // Dropped values the subscriber has not returned from yet (a request made inside one can
     // re-deliver, nested).
@@ -888,7 +1158,7 @@ private func withoutDeliveries(_ events: ArraySlice<String>) -> [String] {
             }
             continue
         }
-        if isDelivery(event) {
+        if isDelivery(event), droppable(event.prefix { $0 != " " }) {
             if event.hasPrefix("S value") { droppedValues += 1 }
             if event.hasPrefix("P") && event.contains(" value ") { open.append(event + " returned") }
             continue
@@ -1278,8 +1548,29 @@ func throttleHandsItsSubscriptionOnLate(_ c: Case, openCombine: [String], ripple
     // (`assign(to: &$published)`'s object publishes its initial value first.)
     let mineAll = mine[party] ?? [], theirsAll = theirs[party] ?? []
     let bothValues = j < mineAll.count && j < theirsAll.count && value(mineAll[j]) && value(theirsAll[j])
-    let atFirstValue = !bothValues
-        || theirsAll.prefix(j).filter(value).count <= (c.wrap == .assignPublished && party == "A" ? 1 : 0)
+    let firstValue = theirsAll.prefix(j).filter(value).count <= (c.wrap == .assignPublished && party == "A" ? 1 : 0)
+    // Narrowed: below the throttle, the party parts where Ripple delivers it its first value (the
+    // one OpenCombine dropped) at the first instant the clock ran — the value was sent while the
+    // throttle subscribed; OpenCombine's party has no value there, or a later one. (Above it, where an operator below cancelled it on a value no probe
+    // saw, as before: that value's first delivery.)
+    let atFirstValue: Bool
+    if isBelow(party) {
+        let rippleValue = j < theirsAll.count && value(theirsAll[j])
+        // (Delivered when the clock first runs: the scheduler runs nothing before.) Where the value
+        // the source sends while subscribing can be followed to the party (through `map`s and
+        // operators that pass values on as they are), it must be that value; otherwise no send of
+        // the script's may come before it.
+        let firstInstant = ripple[..<position].filter { $0.hasPrefix("at ") }.count <= 1
+        let sentWhileSubscribing: Bool
+        if let expected = valueSentWhileSubscribing(c, throttleAt: at, reaching: party) {
+            sentWhileSubscribing = firstInstant && theirsAll[j].split(separator: " ").last == Substring("\(expected)")
+        } else {
+            sentWhileSubscribing = firstInstant && !ripple[..<position].contains(where: { $0.hasPrefix("do send(") })
+        }
+        atFirstValue = rippleValue && firstValue && sentWhileSubscribing
+    } else {
+        atFirstValue = !bothValues || firstValue
+    }
     if sendsWhenAsked, asksAtOnce, atFirstValue {
         // Whatever that value set off below (a delivery, a completion an operator below made of it).
         return name + "; throttle drops a value its upstream sends while it subscribes (what follows is no reference)"
@@ -1293,6 +1584,37 @@ func throttleHandsItsSubscriptionOnLate(_ c: Case, openCombine: [String], ripple
         return "throttle(latest: true) publishes an older value once its pending delivery took the last demand (what follows is no reference)"
     }
     return nil
+}
+
+/// The value a source that sends when asked sends first (a `prepend` above the throttle's first
+/// element instead), as it reaches `party`: followed through `map`s and the operators that pass a
+/// value on as it is; `nil` where an operator on the way could change or drop it.
+private func valueSentWhileSubscribing(_ c: Case, throttleAt: Int, reaching party: Substring) -> Int? {
+    var value: Int?
+    switch c.source {
+    case .currentValue(let v), .just(let v), .future(let v), .deferredJust(let v): value = v
+    case .sequence(let vs), .record(let vs): value = vs.first
+    default: value = nil
+    }
+    var end = c.ops.count
+    if party.hasPrefix("P") {
+        guard let n = Int(party.dropFirst()),
+            let at = c.ops.indices.filter({ c.ops[$0] == .probe }).dropFirst(n - 1).first
+        else { return nil }
+        end = at
+    }
+    for (i, op) in c.ops[..<end].enumerated() {
+        switch op {
+        case .prepend(let vs) where i < throttleAt && !vs.isEmpty: value = vs[0]
+        case .map(let a): value = value.map { $0 + a }
+        case .probe, .eraseToAnyPublisher, .mapKeyPath, .handleEvents, .receiveOnImmediate, .subscribeOnImmediate,
+            .receiveOnVirtual, .subscribeOnVirtual, .delay, .debounce, .replaceError, .mapError:
+            continue
+        case .throttle where i == throttleAt: continue
+        default: return nil
+        }
+    }
+    return value
 }
 
 /// The subscriber's demand not yet used in `events` (`nil`: unlimited).
@@ -1310,7 +1632,10 @@ func demandAsked(by event: String) -> Substring? {
 
 func remainingDemand(_ events: ArraySlice<String>) -> Int? {
     var demand = 0
-    for event in events {
+    // A request the script makes before the subscriber has its subscription goes nowhere.
+    let subscribed = events.firstIndex { $0.hasPrefix("S got subscription") } ?? events.endIndex
+    for (i, event) in zip(events.indices, events) {
+        if i < subscribed, event.hasPrefix("do request(") { continue }
         if event.hasPrefix("S value") { demand -= 1; continue }
         guard let asked = demandAsked(by: event) else { continue }
         if asked == "unlimited" { return nil }

@@ -14,13 +14,13 @@ struct OpenItem {
     var fixed: (@Sendable (Case, String) -> String)? = nil
 }
 
-// Unsettled and not generated (so no entry here: an entry matches every divergence of its
-// operator), Conformance/README.md "share, multicast, AnySubscriber(subject), failing Futures,
-// inner probes": a cancel made from inside a delivery while `autoconnect()` connects (Ripple
-// cancels the upstream; OpenCombine, and by AutoconnectTests.testReentranceWhenConnecting likely
-// Combine, cancels nothing), and what a probe on flatMap's inners shows (the order of flatMap's
-// cancels; a child's demand once the downstream's turned unlimited). Neither is recorded against
-// Combine; neither is known to be a Ripple defect.
+// Unsettled and not generated in CI (so no entry here: an entry matches every divergence of its
+// operator, the subject-driven share/multicast cases too), Conformance/README.md "share over a
+// source that is not a driven subject": share()/multicast().autoconnect() over a source that
+// delivers while autoconnect connects, generated only with CONFORMANCE_SHARE_ANY_SOURCE=1 (a
+// cancel made while connecting, a re-subscription after the shared stream completed, and rules
+// keyed to operator adjacency that do not see through share). None is recorded against Combine;
+// none is known to be a Ripple defect.
 let openItems: [OpenItem] = [
 ]
 

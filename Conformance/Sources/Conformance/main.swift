@@ -307,6 +307,8 @@ final class WorkerOutput: @unchecked Sendable {
 struct Tally {
     var ok = 0
     var known: [String: Int] = [:]
+    /// The first seeds each known reason took (for `--verbose`).
+    var knownSeeds: [String: [Int]] = [:]
     var skipped: [String: Int] = [:]
     var diffs: [String: (count: Int, example: [String])] = [:]
     var open: [String: (count: Int, example: [String])] = [:]
@@ -364,6 +366,9 @@ func drive(count: Int, base: UInt64, deadline: TimeInterval, defect: PlantedDefe
                 case "AFFECTED": tally.affected += 1
                 case "KNOWN":
                     tally.known[parts.count > 2 ? parts[2] : "?", default: 0] += 1
+                    if tally.knownSeeds[parts.count > 2 ? parts[2] : "?", default: []].count < 12 {
+                        tally.knownSeeds[parts.count > 2 ? parts[2] : "?", default: []].append(index)
+                    }
                     stage = "none"; next = index + 1
                 case "|": block.append(String(line.dropFirst(2)))
                 case "DIFF":
@@ -484,7 +489,10 @@ if let name = value(after: "--planted"), let path = value(after: "--against") {
             + "(\(percent(excusedShare)), at most \(percent(share))), \(tally.ok) identical to OpenCombine, \(skipped) skipped "
             + String(format: "(%.1f s)", Date().timeIntervalSince(started)))
     if arguments.contains("--verbose") {
-        for (reason, n) in tally.known.sorted(by: { $0.value > $1.value }) { print("      excused ×\(n): \(reason)") }
+        for (reason, n) in tally.known.sorted(by: { $0.value > $1.value }) {
+            let seeds = (tally.knownSeeds[reason] ?? []).map(String.init).joined(separator: ", ")
+            print("      excused ×\(n): \(reason) (seeds \(seeds)…)")
+        }
         for (family, entry) in tally.diffs.sorted(by: { $0.value.count > $1.value.count }) {
             print("      reported ×\(entry.count): \(family)")
         }

@@ -500,8 +500,19 @@ private final class Run {
             let zipped = p.zip(partner).map { $0 + $1 }.eraseToAnyPublisher()
             return planting(.zipLosesReturnedDemand, in: zipped)
         case .flatMapJust:
+            if probeInners {
+                // Each inner publisher probed ("PF…"): what flatMap asks of its children and cancels.
+                return p.flatMap { [unowned self] v in
+                    self.probingInner(Just(v + 1).setFailureType(to: (any Error).self).eraseToAnyPublisher(), "PF")
+                }.eraseToAnyPublisher()
+            }
             return p.flatMap { Just($0 + 1).setFailureType(to: (any Error).self) }.eraseToAnyPublisher()
         case .flatMapOneAtATime(let vs):
+            if probeInners {
+                return p.flatMap(maxPublishers: .max(1)) { [unowned self] _ in
+                    self.probingInner(Publishers.Sequence<[Int], any Error>(sequence: vs).eraseToAnyPublisher(), "PF")
+                }.eraseToAnyPublisher()
+            }
             return p.flatMap(maxPublishers: .max(1)) { _ in Publishers.Sequence<[Int], any Error>(sequence: vs) }
                 .eraseToAnyPublisher()
         case .switchToLatestJust:

@@ -92,6 +92,10 @@ extension Subscribers {
 
         /// Subtracts one demand from another. ``unlimited`` minus anything is ``unlimited``;
         /// `.max(n) - .unlimited` is `.max(0)`; the result never goes below zero.
+        ///
+        /// Differs from Combine: `.max(1) - .max(2)` is `.max(0)`, as Apple's documentation of the
+        /// operator states ("any operation that would result in a negative value is clamped to
+        /// .max(0)"); Combine's traps there.
         @inlinable
         public static func - (lhs: Demand, rhs: Demand) -> Demand {
             if lhs == .unlimited { return .unlimited }

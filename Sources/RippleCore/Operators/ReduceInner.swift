@@ -69,6 +69,9 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
         state.status = .subscribed(subscription)
         lock.unlock()
         downstream.receive(subscription: self)
+        // Cancellation is final: a downstream that cancelled inside receive(subscription:) (and
+        // may have requested after it) leaves the upstream unasked.
+        guard !lock.withLock({ state.cancelled }) else { return }
         subscription.request(.unlimited)
     }
 

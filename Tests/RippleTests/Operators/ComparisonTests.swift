@@ -17,6 +17,30 @@ import Testing
         #expect(Recorder(for: Empty<Int, Never>().min()).events == [.subscription, .finished])
     }
 
+    /// A downstream that cancels inside receive(subscription:), then requests, ended the upstream
+    /// subscription: the reducing operators ask it for nothing afterwards (cancellation is final).
+    /// They asked it for `.unlimited` once receive(subscription:) returned; found by the
+    /// conformance oracle once its "no request after cancel" rule stopped rewriting Ripple's side.
+    @Test func asksNothingOfAnUpstreamTheDownstreamCancelledOnArrival() {
+        let operators: [(ManualPublisher<Int, Never>) -> AnyPublisher<Int, any Error>] = [
+            { $0.max().setFailureType(to: (any Error).self).eraseToAnyPublisher() },
+            { $0.first(where: { $0 > 3 }).setFailureType(to: (any Error).self).eraseToAnyPublisher() },
+            { $0.tryFirst(where: { $0 > 3 }).eraseToAnyPublisher() },
+            { $0.reduce(0, +).setFailureType(to: (any Error).self).eraseToAnyPublisher() },
+            { $0.count().setFailureType(to: (any Error).self).eraseToAnyPublisher() },
+        ]
+        for build in operators {
+            let upstream = ManualPublisher<Int, Never>()
+            let recorder = Recorder<Int, any Error>(demand: nil, onSubscription: {
+                $0.cancel()
+                $0.request(.max(2))
+            })
+            build(upstream).subscribe(recorder)
+            #expect(upstream.subscription.cancelled)
+            #expect(upstream.subscription.requests.isEmpty)
+        }
+    }
+
     @Test func waitsForDemandAndRequestsUnlimited() {
         let upstream = ManualPublisher<Int, Never>()
         let recorder = Recorder(for: upstream.max(), demand: nil)
