@@ -165,7 +165,7 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
     /// held; unlocks. Returns what the upstream is owed.
     private func deliverLocked(_ input: Input) -> Subscribers.Demand {
         lock.assertHeld()
-        guard let (more, nested) = callInTurnLocked(name: "Buffer", to: { state.downstream }, { $0.receive(input) })
+        guard case .called(let more, let nested) = callInTurnLocked(name: "Buffer", to: { state.downstream }, { $0.receive(input) })
         else {
             // Cancelled or completed while this thread waited.
             return .none

@@ -163,7 +163,7 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
             break
         }
         guard
-            let (more, nested) = callInTurnLocked(
+            case .called(let more, let nested) = callInTurnLocked(
                 name: "SwitchToLatest", to: { state.downstream }, { $0.receive(input) })
         else {
             // Cancelled or completed while this thread waited.

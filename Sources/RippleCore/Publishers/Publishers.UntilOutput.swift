@@ -136,7 +136,7 @@ private class UntilOutputInnerBase<Downstream: Subscriber>: TurnStorage<UntilOut
     /// unlocks.
     final func deliverInTurnLocked(_ input: Downstream.Input) -> Subscribers.Demand {
         lock.assertHeld()
-        guard let (more, nested) = callInTurnLocked(name: description, to: { state.downstream }, { $0.receive(input) })
+        guard case .called(let more, let nested) = callInTurnLocked(name: description, to: { state.downstream }, { $0.receive(input) })
         else {
             // Completed or cancelled meanwhile.
             return .none
