@@ -56,7 +56,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         var center: NotificationCenter?
     }
 
-    private let lock = NSLock()
+    private let lock = NSLock()  // not yet LockedValue: one of the six left (Documentation/Engine.md, "State behind a lock")
     private var state: State
 
     init(downstream: Downstream) {

@@ -1,6 +1,7 @@
 @_spi(SwiftUI) import Observation
 import Ripple
 import Foundation
+import RippleCore  // LockedValue
 
 #if canImport(Glibc)
 import Glibc
@@ -119,28 +120,30 @@ private func keyPathsRead(in tracking: ObservationTracking) -> [AnyKeyPath] {
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 private final class ScopeHandlePool: @unchecked Sendable {
     private static let capacity = 256
-    /// An `NSLock` (a pthread mutex), which ThreadSanitizer sees.
-    private let lock = NSLock()
-    private var free: [ScopeHandle] = []
-    /// Handles whose cancel found no tracking: kept alive, never reused.
-    private var retired: [ScopeHandle] = []
+    private struct Handles {
+        var free: [ScopeHandle] = []
+        /// Handles whose cancel found no tracking: kept alive, never reused.
+        var retired: [ScopeHandle] = []
+    }
+
+    private let handles = LockedValue(Handles())
 
     func take() -> ScopeHandle {
-        lock.withLock { free.popLast() } ?? ScopeHandle()
+        handles.withLock { $0.free.popLast() } ?? ScopeHandle()
     }
 
     func give(_ handle: ScopeHandle) {
         // A handle beyond capacity is released after unlocking (its deinit runs Observation's code).
-        let kept = lock.withLock { () -> Bool in
-            guard free.count < Self.capacity else { return false }
-            free.append(handle)
+        let kept = handles.withLock { handles -> Bool in
+            guard handles.free.count < Self.capacity else { return false }
+            handles.free.append(handle)
             return true
         }
         if !kept { withExtendedLifetime(handle) {} }
     }
 
     func retire(_ handle: ScopeHandle) {
-        lock.withLock { retired.append(handle) }
+        handles.withLock { $0.retired.append(handle) }
     }
 }
 
@@ -194,15 +197,13 @@ private final class Handshake: @unchecked Sendable {
         var tracking: ObservationTracking?
     }
 
-    /// An `NSLock` (a pthread mutex), which ThreadSanitizer sees, unlike `Mutex`.
-    private let lock = NSLock()
-    private var state = State()
+    private let state = LockedValue(State())
 
     /// Keeps `tracking` (from any change's will-set callback), and says whether the callback is the
     /// handshake's own (which reports no change).
     func accept(_ tracking: ObservationTracking) -> Bool {
         let me = ThreadIdentity.current
-        return lock.withLock {
+        return state.withLock { state in
             if state.tracking == nil { state.tracking = tracking }
             guard let thread = state.thread, thread == me else { return false }
             return true
@@ -211,14 +212,14 @@ private final class Handshake: @unchecked Sendable {
 
     /// The tracking a change has handed over already, if any.
     var received: ObservationTracking? {
-        lock.withLock { state.tracking }
+        state.withLock { $0.tracking }
     }
 
     /// Changes `handle` so that its will-set callback hands over the tracking.
     func perform(with handle: ScopeHandle) -> ObservationTracking? {
-        lock.withLock { state.thread = ThreadIdentity.current }
+        state.withLock { $0.thread = ThreadIdentity.current }
         handle.announceChange()
-        return lock.withLock {
+        return state.withLock { state in
             state.thread = nil
             return state.tracking
         }

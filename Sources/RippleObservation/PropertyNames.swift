@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore  // LockedValue
 
 /// Names the property behind a key path (`apples`), for ``TrackingEvent/propertyName`` and
 /// RippleUI's render log (`Basket.apples changed`).
@@ -37,7 +38,7 @@ enum PropertyNames {
         let name: String?
     }
 
-    private static let byKeyPath = Locked<[ObjectIdentifier: Named]>([:])
+    private static let byKeyPath = LockedValue<[ObjectIdentifier: Named]>([:])
 
     private static func lookUp(_ keyPath: AnyKeyPath) -> Lookup? {
         let description = String(describing: keyPath)
@@ -61,7 +62,7 @@ enum PropertyNames {
         return Lookup(name: name)
     }
 
-    private static let byGetter = Locked<[UInt: String?]>([:])
+    private static let byGetter = LockedValue<[UInt: String?]>([:])
 
     /// `apples` from `key path getter for Module.Basket.apples : Swift.Int : Module.Basket` (the
     /// thunk a computed key path calls) or from `Module.Basket.apples.getter : Swift.Int`.
@@ -85,7 +86,7 @@ enum PropertyNames {
     /// it when a machine cannot name properties.
     static var lastFailure: String? { failure.withLock { $0 } }
 
-    private static let failure = Locked<String?>(nil)
+    private static let failure = LockedValue<String?>(nil)
 
     /// A symbol table's answer: the function's mangled name, or `nil` when the table has no function
     /// at that address.
@@ -155,7 +156,7 @@ enum PropertyNames {
         var failures: [String: Int] = [:]
     }
 
-    private static let tables = Locked(Tables())
+    private static let tables = LockedValue(Tables())
 
     private static func symbolTable(of path: String) -> SymbolTable? {
         let known = tables.withLock { tables -> SymbolTable?? in

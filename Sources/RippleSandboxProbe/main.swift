@@ -134,7 +134,7 @@ final class Stage: Sendable {
     let tokens: [AnyCancellable]
     let cancelledToken: AnyCancellable
     /// The late sink's token; set by the fifth thread, read after it is joined.
-    nonisolated(unsafe) var lateToken: AnyCancellable?
+    nonisolated(unsafe) var lateToken: AnyCancellable?  // unsafe: the join orders the one write before the read
     /// The cancelled sink's count when its `cancel()` returned.
     let countAtCancel = Atomic<Int>(-1)
 

@@ -70,7 +70,7 @@ public final class LifetimeTracker: @unchecked Sendable {
         let name: String
     }
 
-    private let lock = NSLock()
+    private let lock = NSLock()  // not yet LockedValue: one of the six left (Documentation/Engine.md, "State behind a lock")
     private var entries: [Entry] = []
 
     /// Creates a tracker watching nothing.
@@ -91,7 +91,7 @@ public final class LifetimeTracker: @unchecked Sendable {
 
 /// Counts from any thread.
 private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSLock()  // not yet LockedValue: one of the six left (Documentation/Engine.md, "State behind a lock")
     private var count = 0
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }

@@ -45,7 +45,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         var nextSequence = 0
     }
 
-    private let lock = NSLock()
+    private let lock = NSLock()  // not yet LockedValue: one of the six left (Documentation/Engine.md, "State behind a lock")
     private var state: State
 
     /// The instant the clock read when the scheduler was created.

@@ -21,7 +21,7 @@ public final class TimelineRecorder<Output, Failure: Error, Clock: Scheduler>: S
     /// The recorder's input is the publisher's output.
     public typealias Input = Output
 
-    private let lock = NSLock()
+    private let lock = NSLock()  // not yet LockedValue: one of the six left (Documentation/Engine.md, "State behind a lock")
     private var recorded: [(time: Clock.SchedulerTimeType, event: RecordedEvent<Output, Failure>)] = []
     private var subscription: (any Subscription)?
     private var cancelled = false

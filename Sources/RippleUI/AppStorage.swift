@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore  // LockedValue
 
 /// An in-memory key-value store for ``AppStorage`` (SwiftUI's apps use `UserDefaults`).
 ///
@@ -16,16 +17,15 @@ public final class AppStorageStore: @unchecked Sendable {
     /// The store used when no ``View/defaultAppStorage(_:)`` says otherwise.
     public static let standard = AppStorageStore()
 
-    private let lock = NSLock()
-    private var entries: [String: StateStorage<AnyHashable?>] = [:]
+    private let entries: LockedValue<[String: StateStorage<AnyHashable?>]>
 
     /// A store holding `values`.
     public init(_ values: [String: any Hashable] = [:]) {
-        for (key, value) in values { entries[key] = StateStorage(AnyHashable(value)) }
+        entries = LockedValue(values.mapValues { StateStorage(AnyHashable($0)) })
     }
 
     func entry(_ key: String) -> StateStorage<AnyHashable?> {
-        lock.withLock {
+        entries.withLock { entries in
             if let entry = entries[key] { return entry }
             let entry = StateStorage<AnyHashable?>(nil)
             entries[key] = entry
@@ -61,11 +61,10 @@ extension View {
 
 /// Links an `AppStorage` value to the store of its node.
 final class StoreLink: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: AppStorageStore?
+    private let stored = LockedValue<AppStorageStore?>(nil)
     var current: AppStorageStore? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }
 

@@ -173,11 +173,11 @@ extension View {
 }
 
 private struct LabelStyleKey: EnvironmentKey {
-    nonisolated(unsafe) static let defaultValue: (any LabelStyle)? = nil
+    nonisolated(unsafe) static let defaultValue: (any LabelStyle)? = nil  // unsafe: a constant nil; the style protocol is not Sendable, so the type is not
 }
 
 private struct ProgressViewStyleKey: EnvironmentKey {
-    nonisolated(unsafe) static let defaultValue: (any ProgressViewStyle)? = nil
+    nonisolated(unsafe) static let defaultValue: (any ProgressViewStyle)? = nil  // unsafe: a constant nil; the style protocol is not Sendable, so the type is not
 }
 
 extension EnvironmentValues {

@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore  // LockedValue
 
 /// An interface for a stored variable that updates an external property of a view (SwiftUI's
 /// `DynamicProperty`). Ripple's wrappers connect themselves to their node when the render tree
@@ -13,11 +14,10 @@ protocol NodeInstallable {
 
 /// Prints a warning once per wrapper instance.
 final class WarnOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var warned = false
+    private let warned = LockedValue(false)
 
     func warn(_ message: @autoclosure () -> String) {
-        let first = lock.withLock { () -> Bool in
+        let first = warned.withLock { warned -> Bool in
             defer { warned = true }
             return !warned
         }
@@ -33,31 +33,30 @@ final class WarnOnce: @unchecked Sendable {
 /// tracked (a body depends on the state it read), and a write of an equal value changes nothing.
 final class StateStorage<Value>: LabeledStorage, @unchecked Sendable {
     private let registrar = TrackingRegistrar()
-    private let lock = NSLock()
-    private var stored: Value
-    private var name: String?
+    /// The value and the wrapper's name.
+    private let stored: LockedValue<(value: Value, name: String?)>
 
-    init(_ value: Value) { stored = value }
+    init(_ value: Value) { stored = LockedValue((value, nil)) }
 
     /// The wrapper's property (`_draft`), so a log that reaches this storage through a binding
     /// names it rather than its type.
     var label: String? {
-        get { lock.withLock { name } }
-        set { lock.withLock { name = newValue } }
+        get { stored.withLock { $0.name } }
+        set { stored.withLock { $0.name = newValue } }
     }
 
     /// The value, read without making the reader depend on it (a binding's snapshot).
-    var untrackedValue: Value { lock.withLock { stored } }
+    var untrackedValue: Value { stored.withLock { $0.value } }
 
     var value: Value {
         get {
             registrar.access(self, keyPath: \.value)
-            return lock.withLock { stored }
+            return stored.withLock { $0.value }
         }
         set {
-            if isSame(lock.withLock { stored }, newValue) { return }
+            if isSame(stored.withLock { $0.value }, newValue) { return }
             registrar.withMutation(of: self, keyPath: \.value) {
-                lock.withLock { stored = newValue }
+                stored.withLock { $0.value = newValue }
             }
         }
     }
@@ -70,13 +69,12 @@ protocol LabeledStorage: AnyObject {
 
 /// Links a `State` value (copied freely with its view) to the storage in its node.
 final class StateLink<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: StateStorage<Value>?
+    private let storage = LockedValue<StateStorage<Value>?>(nil)
     let warning = WarnOnce()
 
     var current: StateStorage<Value>? {
-        get { lock.withLock { storage } }
-        set { lock.withLock { storage = newValue } }
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
     }
 }
 
@@ -146,13 +144,12 @@ extension State where Value: ExpressibleByNilLiteral {
 
 /// Links a `StateObject` value to the object kept in its node.
 final class ObjectLink<Object: AnyObject>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Object?
+    private let stored = LockedValue<Object?>(nil)
     let warning = WarnOnce()
 
     var current: Object? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }
 
@@ -280,25 +277,23 @@ public struct EnvironmentValues: @unchecked Sendable {
 
 /// Hands out the stamps that tell environments apart.
 private enum EnvironmentStamp {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var last = 0
+    private static let last = LockedValue(0)
 
     static func next() -> Int {
-        lock.withLock {
-            last += 1
-            return last
+        last.withLock {
+            $0 += 1
+            return $0
         }
     }
 }
 
 /// Links an `Environment` value to its node's environment.
 final class EnvironmentLink: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: EnvironmentValues?
+    private let stored = LockedValue<EnvironmentValues?>(nil)
 
     var current: EnvironmentValues? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }
 

@@ -20,7 +20,7 @@ public enum EditMode: Sendable, Hashable {
 }
 
 private struct EditModeKey: EnvironmentKey {
-    nonisolated(unsafe) static let defaultValue: Binding<EditMode>? = nil
+    nonisolated(unsafe) static let defaultValue: Binding<EditMode>? = nil  // unsafe: a constant nil; Binding is not Sendable
 }
 
 extension EnvironmentValues {

@@ -41,9 +41,9 @@ struct ViewRoles: OptionSet, Sendable {
 }
 
 /// The key of a control's label among its children.
-nonisolated(unsafe) let labelKey = ChildKey.any("label")
+nonisolated(unsafe) let labelKey = ChildKey.any("label")  // unsafe: an immutable key around a String (AnyHashable is not Sendable)
 /// The key of a picker's options among its children.
-nonisolated(unsafe) let optionsKey = ChildKey.any("options")
+nonisolated(unsafe) let optionsKey = ChildKey.any("options")  // unsafe: as labelKey
 
 /// A control that taps (``Button``, ``NavigationLink``).
 @MainActor protocol _Tappable {

@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore  // LockedValue
 
 extension View {
     /// Binds the view's identity to `id`: when the id changes, the view is a new view (its node
@@ -107,15 +108,14 @@ final class OnReceiveState<Output>: Cancellable, @unchecked Sendable {
         var subscription: AnyCancellable?
     }
 
-    private let lock = NSLock()
-    private var state: State
+    private let state: LockedValue<State>
 
     init(action: @escaping (Output) -> Void) {
-        state = State(action: action)
+        state = LockedValue(State(action: action))
     }
 
     func setAction(_ action: @escaping (Output) -> Void) {
-        let old = lock.withLock { () -> ((Output) -> Void)? in
+        let old = state.withLock { state -> ((Output) -> Void)? in
             guard state.action != nil else { return nil }
             defer { state.action = action }
             return state.action
@@ -125,16 +125,16 @@ final class OnReceiveState<Output>: Cancellable, @unchecked Sendable {
 
     /// Subscribes to `publisher` in place of the current subscription.
     func subscribe<P: Publisher>(to publisher: P) where P.Output == Output, P.Failure == Never {
-        let old = lock.withLock { () -> AnyCancellable? in
+        let old = state.withLock { state -> AnyCancellable? in
             defer { state.subscription = nil }
             return state.subscription
         }
         old?.cancel()
         let subscription = publisher.sink { [weak self] value in
-            guard let self, let action = self.lock.withLock({ self.state.action }) else { return }
+            guard let self, let action = self.state.withLock({ $0.action }) else { return }
             action(value)
         }
-        let replaced = lock.withLock { () -> AnyCancellable? in
+        let replaced = state.withLock { state -> AnyCancellable? in
             guard state.action != nil else { return subscription }  // cancelled meanwhile
             defer { state.subscription = subscription }
             return state.subscription
@@ -144,7 +144,7 @@ final class OnReceiveState<Output>: Cancellable, @unchecked Sendable {
 
     /// Stops receiving: nothing runs after this returns.
     func cancel() {
-        let (action, subscription) = lock.withLock { () -> (((Output) -> Void)?, AnyCancellable?) in
+        let (action, subscription) = state.withLock { state -> (((Output) -> Void)?, AnyCancellable?) in
             defer { state = State() }
             return (state.action, state.subscription)
         }

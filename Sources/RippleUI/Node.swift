@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore  // LockedValue
 
 /// A node of the render tree: one view's identity, its state and its dependencies.
 ///
@@ -35,19 +36,24 @@ public final class _NodeHandle: @unchecked Sendable {
     /// This node's position among its parent's children (kept by the reconciler).
     var indexInParent = 0
 
-    private let lock = NSLock()
-    /// Storage of the view's dynamic properties, by field index (state values, state objects).
-    private var slots: [Int: AnyObject] = [:]
-    /// Names of storage objects (`_value`), for the log.
-    private var names: [ObjectIdentifier: String] = [:]
-    private var tracking: AnyCancellable?
-    private var generation = 0
-    /// `objectWillChange` subscriptions, by field index, with the object they watch.
-    private var objectSubscriptions: [Int: (object: ObjectIdentifier, token: AnyCancellable)] = [:]
-    /// Environment values the view reads, with the value at the last evaluation.
-    private var environmentReads: [String: (read: (EnvironmentValues) -> Any, value: Any)] = [:]
+    /// What changes reach from any thread (see ``Guarded``), behind one lock.
+    private let guarded = LockedValue(Guarded())
     /// What a modifier keeps between evaluations (an `onReceive` subscription).
     var modifierState: AnyObject?
+
+    /// What a node keeps for any thread: its storage, names, tracking and subscriptions.
+    private struct Guarded {
+        /// Storage of the view's dynamic properties, by field index (state values, state objects).
+        var slots: [Int: AnyObject] = [:]
+        /// Names of storage objects (`_value`), for the log.
+        var names: [ObjectIdentifier: String] = [:]
+        var tracking: AnyCancellable?
+        var generation = 0
+        /// `objectWillChange` subscriptions, by field index, with the object they watch.
+        var objectSubscriptions: [Int: (object: ObjectIdentifier, token: AnyCancellable)] = [:]
+        /// Environment values the view reads, with the value at the last evaluation.
+        var environmentReads: [String: (read: (EnvironmentValues) -> Any, value: Any)] = [:]
+    }
 
     init(reconciler: Reconciler, parent: _NodeHandle?, view: any View, key: ChildKey, environment: EnvironmentValues) {
         self.reconciler = reconciler
@@ -87,15 +93,15 @@ public final class _NodeHandle: @unchecked Sendable {
 
     /// The storage object at `slot`, created on first use (node insertion).
     func storage<T: AnyObject>(at slot: Int, create: () -> T) -> T {
-        if let existing = lock.withLock({ slots[slot] }) as? T { return existing }
+        if let existing = guarded.withLock({ $0.slots[slot] }) as? T { return existing }
         let created = create()
-        lock.withLock { slots[slot] = created }
+        guarded.withLock { $0.slots[slot] = created }
         return created
     }
 
     /// Names a storage object for the log (`_value changed`).
     func name(_ object: AnyObject, _ label: String) {
-        lock.withLock { names[ObjectIdentifier(object)] = label }
+        guarded.withLock { $0.names[ObjectIdentifier(object)] = label }
     }
 
     /// Connects the view's dynamic properties to this node (state, objects, environment): the
@@ -132,17 +138,17 @@ public final class _NodeHandle: @unchecked Sendable {
     // MARK: Dependencies
 
     func nextGeneration() -> Int {
-        lock.withLock {
-            generation += 1
-            return generation
+        guarded.withLock {
+            $0.generation += 1
+            return $0.generation
         }
     }
 
     /// Replaces the tracking of the previous evaluation by the one `token` holds.
     func setTracking(_ token: AnyCancellable) {
-        let previous = lock.withLock { () -> AnyCancellable? in
-            defer { tracking = token }
-            return tracking
+        let previous = guarded.withLock { guarded -> AnyCancellable? in
+            defer { guarded.tracking = token }
+            return guarded.tracking
         }
         previous?.cancel()
     }
@@ -151,8 +157,8 @@ public final class _NodeHandle: @unchecked Sendable {
     func changed(_ event: TrackingEvent, generation: Int) {
         // `object` is nil for an @Observable model's change (Observation does not say which instance).
         if let object = event.object, !isViewDependency(object) { return }
-        let (current, label) = lock.withLock {
-            (self.generation == generation, event.object.flatMap { names[ObjectIdentifier($0)] })
+        let (current, label) = guarded.withLock { guarded in
+            (guarded.generation == generation, event.object.flatMap { guarded.names[ObjectIdentifier($0)] })
         }
         guard current else { return }
         // An @Observable model's change comes with its key path only (no object); the event names
@@ -169,14 +175,14 @@ public final class _NodeHandle: @unchecked Sendable {
         // A tracked read of the object's properties reports under the wrapper's name too: the
         // object-level dependency already covers it.
         name(object, label)
-        if lock.withLock({ objectSubscriptions[slot]?.object == id }) { return }
+        if guarded.withLock({ $0.objectSubscriptions[slot]?.object == id }) { return }
         let token = object.objectWillChange.sink { [weak self] _ in
             guard let self else { return }
             self.reconciler.markDirty(self, cause: "\(label) changed")
         }
-        let previous = lock.withLock { () -> AnyCancellable? in
-            defer { objectSubscriptions[slot] = (id, token) }
-            return objectSubscriptions[slot]?.token
+        let previous = guarded.withLock { guarded -> AnyCancellable? in
+            defer { guarded.objectSubscriptions[slot] = (id, token) }
+            return guarded.objectSubscriptions[slot]?.token
         }
         previous?.cancel()
     }
@@ -184,14 +190,14 @@ public final class _NodeHandle: @unchecked Sendable {
     /// Records an environment value the view reads.
     func readsEnvironment(label: String, read: @escaping (EnvironmentValues) -> Any) {
         let value = read(environment)
-        lock.withLock { environmentReads[label] = (read, value) }
+        guarded.withLock { $0.environmentReads[label] = (read, value) }
     }
 
     /// The environment reads that `environment` changes, as log causes.
     func environmentChanges(to environment: EnvironmentValues) -> [String] {
         // The same stamp is the same environment: nothing to compare.
         if environment.stamp == self.environment.stamp { return [] }
-        let reads = lock.withLock { environmentReads }
+        let reads = guarded.withLock { $0.environmentReads }
         return reads.compactMap { label, entry in
             sameValue(entry.value, entry.read(environment)) ? nil : "\(label) changed"
         }.sorted()
@@ -202,17 +208,17 @@ public final class _NodeHandle: @unchecked Sendable {
     /// Removes this node and everything below it: its state and state objects are released, its
     /// subscriptions cancelled.
     func detach() {
-        let (tracking, subscriptions, released, wasAttached) = lock.withLock {
-            () -> (AnyCancellable?, [AnyCancellable], [Int: AnyObject], Bool) in
+        let (tracking, subscriptions, released, wasAttached) = guarded.withLock {
+            guarded -> (AnyCancellable?, [AnyCancellable], [Int: AnyObject], Bool) in
             let wasAttached = attached
             attached = false
             defer {
-                self.tracking = nil
-                objectSubscriptions = [:]
-                slots = [:]
-                names = [:]
+                guarded.tracking = nil
+                guarded.objectSubscriptions = [:]
+                guarded.slots = [:]
+                guarded.names = [:]
             }
-            return (self.tracking, objectSubscriptions.values.map(\.token), slots, wasAttached)
+            return (guarded.tracking, guarded.objectSubscriptions.values.map(\.token), guarded.slots, wasAttached)
         }
         if wasAttached, isPresentedChild { reconciler.presentedNodesChanged(by: -1) }
         tracking?.cancel()

@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore  // LockedValue
 
 /// The reconciler behind a ``RenderTree``: it evaluates bodies, keeps each view's state in a node
 /// identified by the view's place in the tree, and re-evaluates exactly the nodes whose
@@ -14,29 +15,32 @@ import Foundation
 /// - Updates wait for ``flush()``: a change only marks nodes, under a lock, from any thread.
 @MainActor
 final class Reconciler {
-    private nonisolated let lock = NSLock()
-    /// Nodes waiting for re-evaluation, with the causes gathered so far. Guarded by `lock`.
-    private nonisolated(unsafe) var dirty: [ObjectIdentifier: (node: _NodeHandle, causes: [String])] = [:]
-    /// Nodes that became dirty since a pass last looked, in the order they were marked. Guarded by
-    /// `lock`.
-    private nonisolated(unsafe) var added: [_NodeHandle] = []
-    /// The log and the evaluation counts. Guarded by `lock`.
-    private nonisolated(unsafe) var entries: [String] = []
-    private nonisolated(unsafe) var counts: [String: Int] = [:]
+    /// What is marked from any thread (see ``Marks``), behind one lock.
+    private nonisolated let marks = LockedValue(Marks())
     private var afterPass: [() -> Void] = []
     /// Tasks started by `.task` modifiers that nobody has awaited yet.
     private var startedTasks: [Task<Void, Never>] = []
     private var pass = 0
-    /// Guarded by `lock`.
-    private nonisolated(unsafe) var nodesCreated = 0
-    /// How many presented screens are attached (sheets, alerts, pushed screens). Guarded by `lock`.
-    private nonisolated(unsafe) var presentedNodes = 0
     private(set) var root: _NodeHandle!
     /// Hears about insertions, evaluations and removals (the test API's index).
     weak var observer: (any ReconcilerObserver)?
 
     /// Print each evaluation as it happens, like `Self._printChanges()`.
     var printsChanges = false
+
+    /// What the reconciler keeps for any thread: changes mark nodes from anywhere.
+    private struct Marks {
+        /// Nodes waiting for re-evaluation, with the causes gathered so far.
+        var dirty: [ObjectIdentifier: (node: _NodeHandle, causes: [String])] = [:]
+        /// Nodes that became dirty since a pass last looked, in the order they were marked.
+        var added: [_NodeHandle] = []
+        /// The log and the evaluation counts.
+        var entries: [String] = []
+        var counts: [String: Int] = [:]
+        var nodesCreated = 0
+        /// How many presented screens are attached (sheets, alerts, pushed screens).
+        var presentedNodes = 0
+    }
 
     init() {}
 
@@ -54,13 +58,13 @@ final class Reconciler {
     // MARK: Diagnostics
 
     /// Every composite body evaluation so far, with why.
-    var log: [String] { lock.withLock { entries } }
+    var log: [String] { marks.withLock { $0.entries } }
 
     /// Forgets the log (counts are kept).
-    func clearLog() { lock.withLock { entries = [] } }
+    func clearLog() { marks.withLock { $0.entries = [] } }
 
     /// How many times bodies of views of this type name were evaluated.
-    func evaluations(of typeName: String) -> Int { lock.withLock { counts[typeName] ?? 0 } }
+    func evaluations(of typeName: String) -> Int { marks.withLock { $0.counts[typeName] ?? 0 } }
 
     // MARK: Updates
 
@@ -109,14 +113,14 @@ final class Reconciler {
         while passes < 100 {
             pass += 1
             var evaluatedAny = false
-            var queue = PassQueue(pending: lock.withLock { () -> [_NodeHandle] in
-                added = []
-                dirty = dirty.filter { $0.value.node.attached }
-                return dirty.values.map(\.node)
+            var queue = PassQueue(pending: marks.withLock { marks -> [_NodeHandle] in
+                marks.added = []
+                marks.dirty = marks.dirty.filter { $0.value.node.attached }
+                return marks.dirty.values.map(\.node)
             })
-            while let next = queue.next(adding: lock.withLock { () -> [_NodeHandle] in
-                defer { added = [] }
-                return added
+            while let next = queue.next(adding: marks.withLock { marks -> [_NodeHandle] in
+                defer { marks.added = [] }
+                return marks.added
             }) {
                 guard next.attached, next.evaluatedInPass != pass else { continue }
                 let causes = takeCauses(next)
@@ -133,37 +137,37 @@ final class Reconciler {
     }
 
     nonisolated func nextNodeOrder() -> Int {
-        lock.withLock {
-            nodesCreated += 1
-            return nodesCreated
+        marks.withLock {
+            $0.nodesCreated += 1
+            return $0.nodesCreated
         }
     }
 
     nonisolated func presentedNodesChanged(by delta: Int) {
-        lock.withLock { presentedNodes += delta }
+        marks.withLock { $0.presentedNodes += delta }
     }
 
     /// Whether a sheet, an alert or a pushed screen is attached anywhere in the tree.
-    var hasPresentedNodes: Bool { lock.withLock { presentedNodes > 0 } }
+    var hasPresentedNodes: Bool { marks.withLock { $0.presentedNodes > 0 } }
 
     nonisolated func markDirty(_ node: _NodeHandle, cause: String) {
-        lock.withLock {
+        marks.withLock { marks in
             guard node.attached else { return }
             let key = ObjectIdentifier(node)
             var entry: (node: _NodeHandle, causes: [String])
-            if let existing = dirty[key] {
+            if let existing = marks.dirty[key] {
                 entry = existing
             } else {
                 entry = (node, [])
-                added.append(node)
+                marks.added.append(node)
             }
             if !entry.causes.contains(cause) { entry.causes.append(cause) }
-            dirty[key] = entry
+            marks.dirty[key] = entry
         }
     }
 
     private func takeCauses(_ node: _NodeHandle) -> [String] {
-        lock.withLock { dirty.removeValue(forKey: ObjectIdentifier(node))?.causes ?? [] }
+        marks.withLock { $0.dirty.removeValue(forKey: ObjectIdentifier(node))?.causes ?? [] }
     }
 
     /// Runs `action` once the current pass has finished evaluating (`onChange` actions).
@@ -209,9 +213,9 @@ final class Reconciler {
         } else {
             let typeName = node.typeName
             let line = "\(typeName): " + reasons.joined(separator: ", ")
-            lock.withLock {
-                entries.append(line)
-                counts[typeName, default: 0] += 1
+            marks.withLock {
+                $0.entries.append(line)
+                $0.counts[typeName, default: 0] += 1
             }
             if printsChanges { print(line) }
             var body: (any View)?

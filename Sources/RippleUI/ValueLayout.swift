@@ -63,7 +63,7 @@ final class ValueLayout: @unchecked Sendable {
         }
     }
 
-    private static let cache = Locked<[ObjectIdentifier: ValueLayout]>([:])
+    private static let cache = LockedValue<[ObjectIdentifier: ValueLayout]>([:])
 
     /// Where the slots of a hosted style's dynamic properties start (after the host's own fields).
     private static let styleSlots = 10_000

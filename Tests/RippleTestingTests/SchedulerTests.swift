@@ -1,14 +1,14 @@
 import Foundation
+import RippleCore  // LockedValue
 import Ripple
 import RippleTesting
 import Testing
 
 /// Bookkeeping the tests' schedulers touch from their actions.
-private final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
+private typealias Locked<Value> = LockedValue<Value>
+
+extension LockedValue {
+    /// The value now (a copy, read under the lock).
     var current: Value { withLock { $0 } }
 }
 

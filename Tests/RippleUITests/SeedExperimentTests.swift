@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore  // LockedValue
 import RippleUI
 import Testing
 
@@ -368,12 +369,11 @@ final class TypingViewModel: ObservableObject, @unchecked Sendable {
 }
 
 /// A value behind a lock (tests).
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
-    var current: Value { lock.withLock { value } }
+typealias Locked<Value> = LockedValue<Value>
+
+extension LockedValue {
+    /// The value now (a copy, read under the lock).
+    var current: Value { withLock { $0 } }
 }
 
 // MARK: Seed 004 — an environment object and a custom environment key

@@ -118,75 +118,45 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
     var description: String { "Buffer" }
 
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard let downstream = state.downstream, state.upstream.accept(subscription) else {
-            lock.unlock()
+        guard let downstream = lock.withLock({ state.acceptUpstream(subscription) }) else {
             subscription.cancel()
             return
         }
-        lock.unlock()
         // Combine's order: the prefetch is asked for before the downstream gets this subscription;
         // what arrives meanwhile is buffered (there is no demand yet).
         subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
-        lock.withLock { state.handedDown = true }
+        lock.withLock { state.handDown() }
         downstream.receive(subscription: self)
         // A completion that arrived before the hand-off is delivered now if nothing else does.
         lock.lock()
-        guard state.downstream != nil, state.completion != nil else {
-            lock.unlock()
-            return
-        }
-        _ = takeTurnThenDrainLocked()
+        drainIfDue(state.completionWaitsAfterHandOff())
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard state.downstream != nil, state.completion == nil else {
+        switch state.arrive(input, size: size, whenFull: whenFull) {
+        case .ignore:
             lock.unlock()
             return .none
-        }
-        if state.demand > 0, state.buffer.isEmpty {
-            state.demand -= 1
+        case .deliver:
             return deliverLocked(input)
-        }
-        if state.buffer.count < size {
-            state.buffer.append(input)
+        case .buffered:
             lock.unlock()
             return .none
-        }
-        switch whenFull {
-        case .dropNewest:
+        case .droppedNewest:
             lock.unlock()
             return refill(1)
-        case .dropOldest:
-            // With nothing held (a size of zero), the new element is the oldest.
-            guard let dropped = state.buffer.popFirst() else {
-                lock.unlock()
-                return refill(1)
-            }
-            state.buffer.append(input)
+        case .droppedOldest(let dropped):
             lock.unlock()
             withExtendedLifetime(dropped) {}
             return refill(1)
-        case .customError(let makeError):
-            let upstream = state.upstream.terminate()
+        case .makeError(let makeError, let upstream):
             lock.unlock()
             // The error is made after unlocking (it is user code), before the cancel, as in Combine.
             let error = makeError()
             upstream?.cancel()
             lock.lock()
-            guard state.downstream != nil, state.completion == nil else {
-                lock.unlock()
-                return .none
-            }
-            // As in Combine, what is held stays: it goes out as demand allows, then the failure
-            // (see `drainLocked`). Nothing is delivered now unless the downstream has demand left.
-            state.completion = .failure(error)
-            guard state.demand > 0 else {
-                lock.unlock()
-                return .none
-            }
-            _ = takeTurnThenDrainLocked()
+            drainIfDue(state.failed(error))
             return .none
         }
     }
@@ -195,12 +165,12 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
     /// held; unlocks. Returns what the upstream is owed.
     private func deliverLocked(_ input: Input) -> Subscribers.Demand {
         lock.assertHeld()
-        guard let (more, nested) = callInTurnLocked(name: "Buffer", to: { state.downstream }, { $0.receive(input) })
+        guard case .called(let more, let nested) = callInTurnLocked(name: "Buffer", to: { state.downstream }, { $0.receive(input) })
         else {
             // Cancelled or completed while this thread waited.
             return .none
         }
-        state.demand += more
+        state.delivered(more)
         if nested {
             // The outermost call on this thread drains.
             lock.unlock()
@@ -211,39 +181,29 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard state.downstream != nil, state.completion == nil else {
-            lock.unlock()
-            return
-        }
-        state.upstream = .terminal
-        state.completion = completion
-        _ = takeTurnThenDrainLocked()
+        drainIfDue(state.upstreamCompleted(completion))
     }
 
     /// Adds the demand and delivers what it allows; as in Combine, a request for `.none` adds
     /// nothing and does not trap.
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        guard state.downstream != nil else {
+        guard state.isActive else {
             lock.unlock()
             return
         }
         // The demand counts from this thread's turn on: the thread that brings it delivers what it
         // allows.
         let delivered = takeTurnThenDrainLocked(adding: demand)
-        if delivered > 0, let upstream = lock.withLock({ state.upstream.subscription }) {
+        if delivered > 0, let upstream = lock.withLock({ state.upstreamSubscription }) {
             upstream.request(delivered)
         }
     }
 
     func cancel() {
         lock.lock()
-        let upstream = state.upstream.terminate()
-        let released = state.downstream
-        state.downstream = nil
         // Buffered elements leave the locked state here and are released after unlocking.
-        let dropped = state.buffer
-        state.buffer = FIFO()
+        let (upstream, released, dropped) = state.cancel()
         lock.unlock()
         upstream?.cancel()
         withExtendedLifetime((released, dropped)) {}
@@ -254,6 +214,14 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
         prefetch == .keepFull ? .max(count) : .none
     }
 
+    /// Performs what a completion made due. Called with `lock` held; unlocks.
+    private func drainIfDue(_ ending: BufferState<Downstream>.Ending) {
+        switch ending {
+        case .ignore: lock.unlock()
+        case .drain: _ = takeTurnThenDrainLocked()
+        }
+    }
+
     /// With the lock held: takes the delivery turn (waiting for it if another thread holds it), then
     /// drains. If this thread already holds it (a call from inside the downstream), the outer call
     /// drains instead. Unlocks. Returns the refill owed upstream for the buffered elements delivered.
@@ -262,7 +230,7 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
         lock.assertHeld()
         var delivered = Subscribers.Demand.none
         takeTurnLocked(name: "Buffer") {
-            if state.downstream != nil { state.demand += demand }
+            state.request(demand)
         } drain: {
             delivered = drainLocked()
         }
@@ -275,50 +243,22 @@ private final class BufferInner<Downstream: Subscriber>: TurnStorage<BufferState
     private func drainLocked() -> Subscribers.Demand {
         lock.assertHeld()
         var delivered = 0
-        while let downstream = state.downstream {
-            if state.demand > 0, let value = state.buffer.popFirst() {
-                state.demand -= 1
+        while true {
+            switch state.next() {
+            case .deliver(let downstream, let value):
                 let more = unlocked { downstream.receive(value) }
-                state.demand += more
+                state.delivered(more)
                 delivered += 1
-                continue
-            }
-            // Combine's rule: `.finished` goes out once the buffer is empty and the downstream has
-            // demand; a failure as soon as the downstream has no demand (or nothing is left).
-            if state.handedDown, let completion = state.completion,
-                state.buffer.isEmpty ? (state.demand > 0 || !completion.isFinished) : state.demand == 0 && !completion.isFinished
-            {
-                state.downstream = nil
-                let dropped = state.buffer
-                state.buffer = FIFO()
+            case .finish(let downstream, let completion, let dropped):
                 // Nobody calls the downstream after this: the turn can go now.
                 leaveTurnLocked()
                 downstream.receive(completion: completion)
                 withExtendedLifetime(dropped) {}
                 return .none
+            case .idle:
+                leaveTurnLocked()
+                return refill(delivered)
             }
-            break
         }
-        leaveTurnLocked()
-        return refill(delivered)
-    }
-}
-
-/// What ``BufferInner`` keeps under its lock.
-private struct BufferState<Downstream: Subscriber> {
-    var upstream = UpstreamStatus.awaitingSubscription
-    var downstream: Downstream?
-    var demand = Subscribers.Demand.none
-    var buffer = FIFO<Downstream.Input>()
-    var completion: Subscribers.Completion<Downstream.Failure>?
-    /// The downstream has this subscription: a completion may go out.
-    var handedDown = false
-}
-
-extension Subscribers.Completion {
-    /// Whether this is `.finished`.
-    fileprivate var isFinished: Bool {
-        if case .finished = self { return true }
-        return false
     }
 }

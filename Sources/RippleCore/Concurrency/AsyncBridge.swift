@@ -68,7 +68,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
         require(
             waiter != nil,
             "values: received a value no next() asked for (the upstream publisher sent more than it was asked for)")
-        nonisolated(unsafe) let element = Element.success(input)
+        nonisolated(unsafe) let element = Element.success(input)  // unsafe: handed to the one waiter, not kept
         waiter?.resume(returning: element)
         return .none
     }
@@ -89,7 +89,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
             first = .failure(error)
         }
         for (index, waiter) in waiters.enumerated() {
-            nonisolated(unsafe) let element = index == 0 ? first : .success(nil)
+            nonisolated(unsafe) let element = index == 0 ? first : .success(nil)  // unsafe: to one waiter each, not kept
             waiter.resume(returning: element)
         }
     }
@@ -119,7 +119,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
                     let failure = state.failure
                     state.failure = nil
                     lock.unlock()
-                    nonisolated(unsafe) let element: Element = failure.map { .failure($0) } ?? .success(nil)
+                    nonisolated(unsafe) let element: Element = failure.map { .failure($0) } ?? .success(nil)  // unsafe: to the one waiter
                     continuation.resume(returning: element)
                 case .awaitingSubscription:
                     state.waiters.append(continuation)

@@ -198,7 +198,7 @@ final class MergeCore<Downstream: Subscriber>: TurnStorage<MergeState>, Subscrip
             lock.unlock()
             return .none
         case .deliver(let wasUnlimited):
-            guard let (more, nested) = callInTurnLocked(name: name, to: { subscriber }, { $0.receive(input) }) else {
+            guard case .called(let more, let nested) = callInTurnLocked(name: name, to: { subscriber }, { $0.receive(input) }) else {
                 // Cancelled or completed while this thread waited.
                 return .none
             }

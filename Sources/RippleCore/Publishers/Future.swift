@@ -128,7 +128,7 @@ private final class OnceResumer<T, E: Error>: @unchecked Sendable {
     }
 
     func resume(returning value: T) {
-        nonisolated(unsafe) let value = value
+        nonisolated(unsafe) let value = value  // unsafe: handed to the one continuation, never used here again
         take()?.resume(returning: value)
     }
 

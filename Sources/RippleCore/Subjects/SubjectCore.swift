@@ -515,7 +515,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         let offer = machine.offer(
             thread: thread, version: version, subjectCompleted: core.state.completion != nil,
             replays: core.replaysCurrent)
-        guard let nested = enterLocked(offer.entry) else { return }
+        guard case .entered(let nested) = enterLocked(offer.entry) else { return }
         core.lock.unlock()
         let more = machine.downstream.receive(value)
         didDeliver(offer.unlimited ? .none : more, nested: nested)
@@ -524,7 +524,9 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
         core.lock.lock()
-        guard let nested = enterLocked(machine.enterForCompletion(thread: currentThreadID())) else { return }
+        guard case .entered(let nested) = enterLocked(machine.enterForCompletion(thread: currentThreadID())) else {
+            return
+        }
         // The turn is this thread's, so the subscriber stays in place (pinned) for the call below.
         _ = terminateLocked()
         core.lock.unlock()
@@ -552,7 +554,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             for upstream in upstreams { upstream.request(.unlimited) }
         case .deliverCurrent(let entry):
             // CurrentValueSubject: the current value is owed; deliver it on this thread, in turn.
-            guard let nested = enterLocked(entry) else { return }
+            guard case .entered(let nested) = enterLocked(entry) else { return }
             guard machine.takeCurrentIfOwed(subjectCompleted: core.state.completion != nil, version: core.state.version)
             else {
                 // Another thread's delivery, while this one waited, settled what was owed.
@@ -587,27 +589,27 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
     // MARK: Performing the machine's actions
 
-    /// Performs an entry (with the lock held): returns `nested` with the lock still held and the
-    /// turn this thread's — after parking until it is handed over, if it must wait — or `nil`, with
-    /// the lock released, when there is nothing to call.
+    /// Performs an entry (with the lock held): ``TurnEntry/entered(nested:)`` with the lock still
+    /// held and the turn this thread's — after parking until it is handed over, if it must wait —
+    /// or ``TurnEntry/released``, with the lock released, when there is nothing to call.
     @inlinable @inline(__always)
-    func enterLocked(_ entry: ConduitMachine<Output, Failure>.Entry) -> Bool? {
+    func enterLocked(_ entry: ConduitMachine<Output, Failure>.Entry) -> TurnEntry {
         core.lock.assertHeld()
         switch entry {
         case .drop:
             core.lock.unlock()
-            return nil
+            return .released
         case .call(let nested):
-            return nested
+            return .entered(nested: nested)
         case .wait(let waiter):
             // Keeps the conduit alive while parked: this thread holds no snapshot.
             core.lock.parkLocked(waiter, keeping: self)
             guard machine.resumed() else {
                 // Cancelled while this thread waited for its turn.
                 leaveLocked()
-                return nil
+                return .released
             }
-            return false
+            return .entered(nested: false)
         }
     }
 

@@ -89,50 +89,33 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
     var description: String { "SwitchToLatest" }
 
     func start(downstream: Downstream) {
-        lock.withLock { state.downstream = downstream }
+        lock.withLock { state.start(downstream) }
         downstream.receive(subscription: self)
     }
 
     // MARK: Outer
 
     func outerReceive(subscription: any Subscription) {
-        lock.lock()
-        guard state.downstream != nil, state.outer.accept(subscription) else {
-            lock.unlock()
+        guard lock.withLock({ state.acceptOuter(subscription) }) else {
             subscription.cancel()
             return
         }
-        lock.unlock()
         subscription.request(.unlimited)
     }
 
     func outerReceive<P: Publisher>(_ publisher: P) where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
-        lock.lock()
-        guard state.downstream != nil, state.failure == nil else {
-            lock.unlock()
+        switch lock.withLock({ state.switchToNewChild() }) {
+        case .ignore:
             return
+        case .subscribe(let generation, let previous):
+            previous?.cancel()
+            publisher.receive(subscriber: Child(core: self, generation: generation))
         }
-        state.generation += 1
-        let generation = state.generation
-        let previous = state.child
-        state.child = nil
-        state.childRunning = true
-        lock.unlock()
-        previous?.cancel()
-        publisher.receive(subscriber: Child(core: self, generation: generation))
     }
 
     func outerReceive(completion: Subscribers.Completion<Downstream.Failure>) {
         lock.lock()
-        guard state.downstream != nil, !state.outer.isTerminal else {
-            lock.unlock()
-            return
-        }
-        state.outer = .terminal
-        if case .failure(let error) = completion, state.failure == nil {
-            state.failure = error
-        }
-        takeTurnThenDrainLocked()
+        end(state.outerCompleted(completion))
     }
 
     // MARK: Downstream
@@ -140,7 +123,7 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
     func request(_ demand: Subscribers.Demand) {
         require(demand > 0, "SwitchToLatest: demand must be greater than zero (got \(demand))")
         lock.lock()
-        guard state.downstream != nil else {
+        guard state.isActive else {
             lock.unlock()
             return
         }
@@ -152,59 +135,41 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
 
     func cancel() {
         lock.lock()
-        let outer = state.outer.terminate()
-        let child = state.child
-        let released = state.downstream
-        state.downstream = nil
-        state.child = nil
         // Queued values leave the locked state here and are released after unlocking.
-        let dropped = state.pending
-        state.pending = FIFO()
+        let teardown = state.cancel()
         lock.unlock()
-        outer?.cancel()
-        child?.cancel()
-        withExtendedLifetime((released, dropped)) {}
+        teardown.cancelSubscriptions()
+        withExtendedLifetime(teardown) {}
     }
 
     // MARK: Children
 
     private func childReceive(subscription: any Subscription, generation: Int) {
-        lock.lock()
-        guard state.downstream != nil, generation == state.generation, state.child == nil, state.childRunning else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        state.child = subscription
-        let demand = state.demand
-        lock.unlock()
-        if demand > 0 {
-            subscription.request(demand)
+        switch lock.withLock({ state.attachChild(subscription, generation: generation) }) {
+        case .cancel: subscription.cancel()
+        case .keep: break
+        case .request(let demand): subscription.request(demand)
         }
     }
 
     private func childReceive(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
         lock.lock()
-        guard state.downstream != nil, generation == state.generation else {
+        switch state.arrive(input, generation: generation) {
+        case .drop, .queued:
+            // Queued: the value waits for a request; the thread that brings the demand delivers it.
             lock.unlock()
             return .none
+        case .deliver:
+            break
         }
-        guard state.demand > 0, state.pending.isEmpty else {
-            // No demand (or older values still wait for it): the value waits for a request; the
-            // thread that brings the demand delivers it.
-            state.pending.append(input)
-            lock.unlock()
-            return .none
-        }
-        state.demand -= 1
         guard
-            let (more, nested) = callInTurnLocked(
+            case .called(let more, let nested) = callInTurnLocked(
                 name: "SwitchToLatest", to: { state.downstream }, { $0.receive(input) })
         else {
             // Cancelled or completed while this thread waited.
             return .none
         }
-        state.demand += more
+        state.delivered(more)
         if nested {
             // The outermost call on this thread drains.
             lock.unlock()
@@ -216,22 +181,22 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
 
     private func childReceive(completion: Subscribers.Completion<Downstream.Failure>, generation: Int) {
         lock.lock()
-        guard state.downstream != nil, generation == state.generation, state.childRunning else {
+        end(state.childCompleted(completion, generation: generation))
+    }
+
+    /// Performs what a completion made due. Called with `lock` held; unlocks.
+    private func end(_ ending: SwitchState<Downstream>.Ending) {
+        switch ending {
+        case .ignore:
             lock.unlock()
-            return
-        }
-        if state.child == nil {
+        case .brokenChild:
             // A broken inner publisher: Combine traps here too (a value before the subscription
             // is queued like any value without demand, see the type's doc comment).
             lock.unlock()
             fatalError("SwitchToLatest: an inner publisher sent a completion before its subscription")
+        case .drain:
+            takeTurnThenDrainLocked()
         }
-        state.child = nil
-        state.childRunning = false
-        if case .failure(let error) = completion, state.failure == nil {
-            state.failure = error
-        }
-        takeTurnThenDrainLocked()
     }
 
     /// With the lock held: takes the delivery turn (waiting for it if another thread holds it), then
@@ -242,9 +207,7 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
     @discardableResult
     private func takeTurnThenDrainLocked(adding demand: Subscribers.Demand = .none) -> (any Subscription)? {
         takeTurnLocked(name: "SwitchToLatest") {  // which checks that the lock is held
-            guard state.downstream != nil else { return nil }
-            state.demand += demand
-            return state.child
+            state.request(demand)
         } drain: {
             drainLocked()
         }
@@ -255,46 +218,26 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
     private func drainLocked() {
         lock.assertHeld()
         var extra = Subscribers.Demand.none
-        while let downstream = state.downstream {
-            if let failure = state.failure {
-                finishLocked(downstream, .failure(failure))
-                return
-            }
-            if state.demand > 0, let value = state.pending.popFirst() {
-                state.demand -= 1
+        while true {
+            switch state.next() {
+            case .deliver(let downstream, let value):
                 let more = unlocked { downstream.receive(value) }
-                state.demand += more
+                state.delivered(more)
                 extra += more
-                continue
-            }
-            if state.pending.isEmpty, state.outer.isTerminal, !state.childRunning {
-                finishLocked(downstream, .finished)
+            case .finish(let downstream, let completion, let teardown):
+                // Nobody calls the downstream after this (it left the state): the turn can go now.
+                leaveTurnLocked()
+                teardown.cancelSubscriptions()
+                downstream.receive(completion: completion)
+                withExtendedLifetime(teardown) {}
+                return
+            case .idle(let child):
+                leaveTurnLocked()
+                // Demand returned for queued values goes to the current inner publisher.
+                if extra > 0 { child?.request(extra) }
                 return
             }
-            break
         }
-        let child = state.child
-        leaveTurnLocked()
-        // Demand returned for queued values goes to the current inner publisher.
-        if extra > 0 { child?.request(extra) }
-    }
-
-    /// Ends the stream: cancels what still runs, gives the turn back and completes. Unlocks.
-    private func finishLocked(_ downstream: Downstream, _ completion: Subscribers.Completion<Downstream.Failure>) {
-        lock.assertHeld()
-        let outer = state.outer.terminate()
-        let child = state.child
-        state.downstream = nil
-        state.child = nil
-        state.childRunning = false
-        let dropped = state.pending
-        state.pending = FIFO()
-        // Nobody calls the downstream after this (`downstream` is nil): the turn can go now.
-        leaveTurnLocked()
-        outer?.cancel()
-        child?.cancel()
-        downstream.receive(completion: completion)
-        withExtendedLifetime(dropped) {}
     }
 
     private final class Child: Subscriber, CustomStringConvertible {
@@ -316,18 +259,6 @@ final class SwitchCore<Downstream: Subscriber>: TurnStorage<SwitchState<Downstre
             core.childReceive(completion: completion, generation: generation)
         }
     }
-}
-
-/// What ``SwitchCore`` keeps under its lock.
-struct SwitchState<Downstream: Subscriber> {
-    var downstream: Downstream?
-    var demand = Subscribers.Demand.none
-    var outer = UpstreamStatus.awaitingSubscription
-    var child: (any Subscription)?
-    var generation = 0
-    var childRunning = false
-    var pending = FIFO<Downstream.Input>()
-    var failure: Downstream.Failure?
 }
 
 private final class SwitchOuter<Downstream: Subscriber, P: Publisher>: Subscriber, CustomStringConvertible

@@ -1,16 +1,27 @@
-/// A value behind a ``Lock``, for state that has no owner object of its own (process-wide tables).
+/// A value behind a ``Lock``: the one locked box of every module (process-wide tables, RippleUI's
+/// links and marks, RippleObservation's tables, the tests' bookkeeping), for state that is one value
+/// changed in short critical sections that call nothing out. An owner that runs a turn around user
+/// code keeps its state in a ``TurnStorage`` instead.
+///
+/// Inlined into its users (one critical section costs what a hand-written `lock()`/`unlock()` does).
+@usableFromInline
 package final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = Lock()
-    private var value: Value
+    @usableFromInline let lock = Lock()
+    /// Guarded by `lock`.
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
+    /// A box holding `value`.
+    @inlinable
     package init(_ value: Value) {
         self.value = value
     }
 
-    /// Runs `body` with the lock held. `body` must not call user code.
-    package func withLock<R>(_ body: (inout Value) -> R) -> R {
+    /// Runs `body` with the lock held. `body` must not call user code (what leaves the value is
+    /// released by the caller, after `withLock` returns).
+    @inlinable
+    package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         lock.lock()
         defer { lock.unlock() }
-        return body(&value)
+        return try body(&value)
     }
 }

@@ -65,24 +65,24 @@ package class TurnStorage<State>: TurnLock<State> {
     }
 
     /// Enters the turn, then calls `call` with the lock released on what `target` returns under the
-    /// lock (the downstream), and locks again. Returns the call's result and whether it was nested,
-    /// with `lock` and the turn held: the caller updates the state and gives the turn back
-    /// (``leaveTurnLocked(nested:)``, or a drain that does). If `target` returns `nil` (the
-    /// downstream went away while this thread waited), gives the turn back, unlocks and returns
-    /// `nil`. Called with `lock` held.
+    /// lock (the downstream), and locks again. ``TurnCall/called(_:nested:)``: the call's result and
+    /// whether it was nested, with `lock` and the turn held — the caller updates the state and gives
+    /// the turn back (``leaveTurnLocked(nested:)``, or a drain that does). ``TurnCall/released``:
+    /// `target` returned `nil` (the downstream went away while this thread waited); the turn was
+    /// given back and `lock` released. Called with `lock` held.
     @inlinable @inline(__always)
     final func callInTurnLocked<Target, Result>(
         name: @autoclosure () -> String, to target: () -> Target?, _ call: (Target) -> Result
-    ) -> (result: Result, nested: Bool)? {
+    ) -> TurnCall<Result> {
         let nested = enterTurnLocked(name: name())
         guard let target = target() else {
             leaveTurnLocked(nested: nested)
-            return nil
+            return .released
         }
         lock.unlock()
         let result = call(target)
         lock.lock()
-        return (result, nested)
+        return .called(result, nested: nested)
     }
 
     /// Enters the turn, runs `inTurn` under the lock (say, to add a request's demand: it counts from
@@ -111,6 +111,28 @@ package class TurnStorage<State>: TurnLock<State> {
     package final func awaitTurnLocked(name: @autoclosure () -> String) {
         leaveTurnLocked(nested: enterTurnLocked(name: name()))
     }
+}
+
+/// How ``TurnStorage/callInTurnLocked(name:to:_:)`` left the lock: the exit state in the type, for
+/// the caller to switch on.
+@usableFromInline
+enum TurnCall<Result> {
+    /// The downstream was called and returned `Result`; `nested` if this thread held the turn
+    /// already. The lock is held and the turn is this thread's.
+    case called(Result, nested: Bool)
+    /// There was nobody to call: the turn was given back and the lock released.
+    case released
+}
+
+/// How performing a turn's entry left the lock (a subject's conduit, ``SubjectConduit``): the exit
+/// state in the type, for the caller to switch on.
+@usableFromInline
+enum TurnEntry {
+    /// The turn is this thread's (`nested` if it held it already); the lock is held.
+    case entered(nested: Bool)
+    /// There is nothing to call (dropped, or cancelled while this thread waited): the lock was
+    /// released.
+    case released
 }
 
 /// A lock, the state it guards, and the sequence around a delivery turn kept under that lock,

@@ -91,21 +91,6 @@ extension Publisher {
     }
 }
 
-/// What an until-output inner keeps under its lock.
-private struct UntilOutputState<Downstream: Subscriber> {
-    var upstream = UpstreamStatus.awaitingSubscription
-    var trigger = UpstreamStatus.awaitingSubscription
-    var downstream: Downstream?
-    /// drop: what the downstream asked for before the upstream's subscription arrived.
-    var pendingDemand = Subscribers.Demand.none
-    var triggered = false
-    /// The trigger completed: an element it sends after that is ignored (events after a
-    /// completion are).
-    var triggerEnded = false
-    /// prefix: the downstream has this subscription.
-    var handedDown = false
-}
-
 /// What `drop(untilOutputFrom:)` and `prefix(untilOutputFrom:)` share: the trigger's subscription,
 /// delivery in turns (``TurnStorage``), ending the stream and cancelling.
 ///
@@ -125,7 +110,7 @@ private class UntilOutputInnerBase<Downstream: Subscriber>: TurnStorage<UntilOut
 
     /// The trigger's subscription: kept, and asked for one element.
     final func triggerReceive(subscription: any Subscription) {
-        let accepted = lock.withLock { state.downstream != nil && state.trigger.accept(subscription) }
+        let accepted = lock.withLock { state.acceptTrigger(subscription) }
         guard accepted else {
             subscription.cancel()
             return
@@ -137,17 +122,13 @@ private class UntilOutputInnerBase<Downstream: Subscriber>: TurnStorage<UntilOut
     /// unlocking). Returns whether this call did (not if it had fired already or the downstream is
     /// gone), and whether the downstream had this subscription by then.
     final func markTriggered() -> (fired: Bool, handedDown: Bool) {
-        lock.lock()
-        guard state.downstream != nil, !state.triggered, !state.triggerEnded else {
-            lock.unlock()
+        switch lock.withLock({ state.fire() }) {
+        case .ignore:
             return (false, false)
+        case .fired(let trigger, let handedDown):
+            trigger?.cancel()
+            return (true, handedDown)
         }
-        state.triggered = true
-        let trigger = state.trigger.terminate()
-        let handedDown = state.handedDown
-        lock.unlock()
-        trigger?.cancel()
-        return (true, handedDown)
     }
 
     /// Delivers `input` on this thread, in its turn (waiting for it if another thread holds it;
@@ -155,7 +136,7 @@ private class UntilOutputInnerBase<Downstream: Subscriber>: TurnStorage<UntilOut
     /// unlocks.
     final func deliverInTurnLocked(_ input: Downstream.Input) -> Subscribers.Demand {
         lock.assertHeld()
-        guard let (more, nested) = callInTurnLocked(name: description, to: { state.downstream }, { $0.receive(input) })
+        guard case .called(let more, let nested) = callInTurnLocked(name: description, to: { state.downstream }, { $0.receive(input) })
         else {
             // Completed or cancelled meanwhile.
             return .none
@@ -168,30 +149,17 @@ private class UntilOutputInnerBase<Downstream: Subscriber>: TurnStorage<UntilOut
     /// `cancellingUpstream`), then delivers `completion` in this thread's turn (nested if it holds
     /// it, after the delivery in progress if another thread does).
     final func end(_ completion: Subscribers.Completion<Downstream.Failure>, cancellingUpstream: Bool) {
-        lock.lock()
-        guard let downstream = state.downstream else {
-            lock.unlock()
-            return
-        }
-        let upstream = state.upstream.terminate()
-        let trigger = state.trigger.terminate()
-        state.downstream = nil
-        lock.unlock()
-        if cancellingUpstream { upstream?.cancel() }
-        trigger?.cancel()
+        guard let teardown = lock.withLock({ state.end() }) else { return }
+        if cancellingUpstream { teardown.upstream?.cancel() }
+        teardown.trigger?.cancel()
         lock.lock()
         awaitTurnLocked(name: description)
-        downstream.receive(completion: completion)
+        teardown.downstream.receive(completion: completion)
     }
 
     /// Cancels both sides; the downstream is released after unlocking.
     final func cancel() {
-        lock.lock()
-        let upstream = state.upstream.terminate()
-        let trigger = state.trigger.terminate()
-        let released = state.downstream
-        state.downstream = nil
-        lock.unlock()
+        let (upstream, trigger, released) = lock.withLock { state.cancel() }
         upstream?.cancel()
         trigger?.cancel()
         _ = released
@@ -223,11 +191,7 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: UntilOutputInn
     }
 
     func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
-        let fired = lock.withLock {
-            state.trigger = .terminal
-            state.triggerEnded = true
-            return state.triggered
-        }
+        let fired = lock.withLock { state.triggerCompleted() }
         // A trigger that ends without an element ends the stream, as in Combine.
         if !fired {
             end(completion, cancellingUpstream: true)
@@ -237,33 +201,28 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: UntilOutputInn
     // MARK: Upstream
 
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard state.downstream != nil, state.upstream.accept(subscription) else {
-            lock.unlock()
+        switch lock.withLock({ state.acceptDropUpstream(subscription) }) {
+        case .cancel:
             subscription.cancel()
-            return
-        }
-        let demand = state.pendingDemand
-        state.pendingDemand = .none
-        lock.unlock()
-        if demand > 0 {
-            subscription.request(demand)
+        case .keep(let demand):
+            if demand > 0 { subscription.request(demand) }
         }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        if state.upstream.isAwaitingSubscription {
+        switch state.dropArrival() {
+        case .broken:
             // A broken upstream: Combine traps here too.
             lock.unlock()
             fatalError("DropUntilOutput: received a value before a subscription")
-        }
-        guard state.downstream != nil, state.triggered else {
+        case .drop:
             // Dropped: its demand is used up, as in Combine.
             lock.unlock()
             return .none
+        case .deliver:
+            return deliverInTurnLocked(input)
         }
-        return deliverInTurnLocked(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -274,16 +233,7 @@ private final class DropUntilOutputInner<Downstream: Subscriber>: UntilOutputInn
 
     /// Passes the demand upstream, `.none` included (Combine does not trap on it).
     func request(_ demand: Subscribers.Demand) {
-        lock.lock()
-        guard let upstream = state.upstream.subscription else {
-            if state.downstream != nil, case .awaitingSubscription = state.upstream {
-                state.pendingDemand += demand
-            }
-            lock.unlock()
-            return
-        }
-        lock.unlock()
-        upstream.request(demand)
+        lock.withLock { state.dropRequest(demand) }?.request(demand)
     }
 }
 
@@ -317,40 +267,27 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
     func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>) {
         // The trigger can no longer fire (an element it sends after its completion is ignored);
         // nothing else changes.
-        lock.withLock {
-            state.trigger = .terminal
-            state.triggerEnded = true
-        }
+        _ = lock.withLock { state.triggerCompleted() }
     }
 
     // MARK: Upstream
 
     func receive(subscription: any Subscription) {
-        lock.lock()
-        guard let downstream = state.downstream, state.upstream.accept(subscription) else {
-            lock.unlock()
+        switch lock.withLock({ state.acceptPrefixUpstream(subscription) }) {
+        case .cancel:
             subscription.cancel()
-            return
-        }
-        state.handedDown = true
-        let triggered = state.triggered
-        if triggered {
-            state.upstream = .terminal
-            state.downstream = nil
-        }
-        lock.unlock()
-        if triggered {
+        case .handDown(let downstream):
+            downstream.receive(subscription: self)
+        case .handDownAndFinish(let downstream):
             subscription.cancel()
             downstream.receive(subscription: self)
             downstream.receive(completion: .finished)
-        } else {
-            downstream.receive(subscription: self)
         }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard state.downstream != nil else {
+        guard state.isActive else {
             lock.unlock()
             return .none
         }
@@ -365,7 +302,7 @@ private final class PrefixUntilOutputInner<Downstream: Subscriber, TriggerFailur
 
     /// Passes the demand upstream, `.none` included (Combine does not trap on it).
     func request(_ demand: Subscribers.Demand) {
-        lock.withLock { state.upstream.subscription }?.request(demand)
+        lock.withLock { state.upstreamSubscription }?.request(demand)
     }
 }
 

@@ -1,22 +1,14 @@
 import Foundation
+import RippleCore  // LockedValue
 import Ripple
 
-/// A value behind a lock, for test bookkeeping touched from several threads.
-///
-/// `NSLock` rather than `Synchronization.Mutex`: on Linux the Mutex's lock path lives in the
-/// uninstrumented runtime, so ThreadSanitizer cannot see its ordering and reports false races.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
+/// A value behind a lock, for test bookkeeping touched from several threads: the library's own
+/// box (``LockedValue``, whose lock ThreadSanitizer sees: its fast path is atomics compiled with the
+/// tests, not `Synchronization.Mutex`'s uninstrumented runtime path).
+typealias Locked<Value> = LockedValue<Value>
 
-    init(_ value: Value) { self.value = value }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-
+extension LockedValue {
+    /// The value now (a copy, read under the lock).
     var current: Value { withLock { $0 } }
 }
 
