@@ -4,9 +4,11 @@ extension PostgresEventClient {
     /// Runs `body` on a connection leased from the pool, within `timeout` (nil: the lease is retried
     /// until the calling task is cancelled, and `body` may take as long as it takes).
     ///
-    /// Two bounds, because postgres-nio's pool can leave a lease request waiting for good (a request
-    /// queued behind a connection that is then closed — killed by the server, say — when no other
-    /// request comes to make it open a new one):
+    /// Two bounds, because postgres-nio (1.33) can leave an operation waiting for good when the server
+    /// kills a pooled connection (`pg_terminate_backend`): seen in the tests, a statement sent on the
+    /// connection just as it was killed is neither answered nor failed; and the pool's state machine
+    /// can leave a lease request queued behind a connection that then closes, when no other request
+    /// comes to make it open a new one:
     /// - waiting for a lease: a request not served within ``leaseAttempt`` is cancelled and made
     ///   again (a new request makes the pool open a connection), until `timeout` has passed —
     ///   then ``PostgresEventError/timedOut(operation:after:sent:)`` with `sent: false`: nothing
