@@ -48,6 +48,12 @@ public struct PostgresChannel<Payload: Codable & Sendable>: Ripple.Publisher, Se
     /// Attaches `subscriber`: it receives the subscription at once, then ``Event/listening``
     /// when `LISTEN` is in effect, then the messages.
     ///
+    /// The order of events, for every subscriber — the first of a channel and one joining a channel
+    /// the client already listens to alike: `.listening` first, always, before any `.message` or
+    /// `.gap`; then messages in the order the server delivered them, with a gap wherever some were
+    /// lost. A message that reaches the client while this subscription's `LISTEN` is being confirmed
+    /// is delivered too, after `.listening` (it counts against demand like every event).
+    ///
     /// Follows Combine's subscriber contract (no value beyond demand, no overlapping calls, `cancel()`
     /// releases the subscriber). Events are delivered on the thread that makes them deliverable: the
     /// `LISTEN` connection's event loop for an event that finds demand waiting, the thread calling
@@ -64,7 +70,8 @@ extension PostgresChannel {
     /// One event of an ephemeral channel.
     public enum Event: Sendable {
         /// `LISTEN` is in effect: every message notified from now on is delivered, or a gap says
-        /// where some were not. The first event of every subscription.
+        /// where some were not. The first event of every subscription: no `.message` or `.gap`
+        /// comes before it.
         case listening
         /// A message.
         case message(Payload)
@@ -120,6 +127,10 @@ final class ChannelSubscription<Payload: Codable & Sendable>: Subscription, @unc
         var token: ListenToken?
         var listenTask: Task<Void, Never>?
         var lost = false
+        /// Whether `.listening` is in the buffer. Until it is, nothing is delivered: the hub calls
+        /// the handler from the moment it is registered — for a channel already listened to, before
+        /// this subscription's `LISTEN` is confirmed — and what is heard then waits behind it.
+        var listening = false
     }
 
     let combineIdentifier = CombineIdentifier()
@@ -133,28 +144,47 @@ final class ChannelSubscription<Payload: Codable & Sendable>: Subscription, @unc
     }
 
     func start() {
-        let task = Task { [weak self] in
-            guard let self else { return }
-            guard let token = try? await self.channel.client.listener.listen(self.channel.name, handler: { [weak self] in
-                self?.heard($0)
-            }) else { return }
-            let keep = self.state.withLock { state -> Bool in
-                guard !state.finished else { return false }
-                state.token = token
-                return true
-            }
-            guard keep else {
-                self.channel.client.listener.unlisten(token)
-                return
-            }
-            self.enqueue(.listening, isMessage: false)
-        }
+        let task = Task { [weak self] () -> Void in await self?.listen() }
         let cancelled = state.withLock { state -> Bool in
             if state.finished { return true }
             state.listenTask = task
             return false
         }
         if cancelled { task.cancel() }
+    }
+
+    /// Registers with the client's hub — retrying with the client's backoff while the `LISTEN`
+    /// connection fails — and, once `LISTEN` is confirmed, puts `.listening` ahead of anything heard
+    /// meanwhile.
+    private func listen() async {
+        let hub = channel.client.listener
+        var attempt = 0
+        var token: ListenToken?
+        while token == nil {
+            if Task.isCancelled || state.withLock({ $0.finished }) { return }
+            do {
+                token = try await hub.listen(channel.name) { [weak self] in self?.heard($0) }
+            } catch is CancellationError {
+                return  // the client shut down, or the subscription was cancelled
+            } catch {
+                try? await Task.sleep(for: channel.client.configuration.reconnectBackoff.delay(attempt: attempt))
+                attempt += 1
+            }
+        }
+        guard let token else { return }
+        let keep = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            state.token = token
+            // Nothing has been delivered yet (the drain waits for this), so the head is the front.
+            state.buffer.insert(.listening, at: state.head)
+            state.listening = true
+            return true
+        }
+        guard keep else {
+            hub.unlisten(token)
+            return
+        }
+        drain()
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -234,7 +264,7 @@ final class ChannelSubscription<Payload: Codable & Sendable>: Subscription, @unc
     /// Delivers what the demand allows; whoever finds nobody delivering does it.
     private func drain() {
         let claimed = state.withLock { state -> Bool in
-            guard !state.delivering, !state.finished else { return false }
+            guard !state.delivering, !state.finished, state.listening else { return false }
             state.delivering = true
             return true
         }

@@ -31,16 +31,26 @@ public struct PostgresConsumer<Value: Codable & Sendable>: Sendable {
 
     /// The stored position: the offset of the last value processed, or nil if none was stored.
     public func storedPosition() async throws -> Int64? {
-        let rows = try await stream.client.pool.query(
-            "SELECT position FROM ripple_consumer_positions WHERE stream = \(stream.name) AND consumer = \(name)",
-            logger: stream.client.logger)
-        for try await position in rows.decode(Int64.self) { return position }
-        return nil
+        let query: PostgresQuery =
+            "SELECT position FROM ripple_consumer_positions WHERE stream = \(stream.name) AND consumer = \(name)"
+        let logger = stream.client.logger
+        return try await stream.client.withLeasedConnection(
+            "stored position of \"\(name)\"", timeout: stream.client.configuration.operationTimeout
+        ) { connection in
+            let result = try await connection.query(query, logger: logger).get()
+            return try result.rows.first?.decode(Int64.self)
+        }
     }
 
     /// Stores `offset` as the consumer's position (the next start reads the values after it).
     public func commit(_ offset: Int64) async throws {
-        try await stream.client.pool.query(upsert(offset), logger: stream.client.logger)
+        let query = upsert(offset)
+        let logger = stream.client.logger
+        try await stream.client.withLeasedConnection(
+            "commit of \"\(name)\"", timeout: stream.client.configuration.operationTimeout
+        ) { connection in
+            _ = try await connection.query(query, logger: logger).get()
+        }
     }
 
     func commit(_ offset: Int64, on connection: PostgresConnection) async throws {

@@ -35,6 +35,12 @@ public final class PostgresEventClient: Sendable {
         public var reconnectBackoff: ReconnectBackoff
         /// The most connections the query pool opens.
         public var maximumConnections: Int
+        /// How long a single operation — ``PostgresStream/append(_:)``, a notification, a consumer's
+        /// ``PostgresConsumer/commit(_:)`` or ``PostgresConsumer/storedPosition()``, a stream's
+        /// ``PostgresStream/latestOffset()`` — may take, from asking the pool for a connection to
+        /// the server's answer; then it throws ``PostgresEventError/timedOut(operation:after:sent:)``.
+        /// Default: 10 seconds. Subscriptions are not bounded by it (they retry until cancelled).
+        public var operationTimeout: Duration
 
         /// A configuration from its parts.
         public init(
@@ -50,6 +56,7 @@ public final class PostgresEventClient: Sendable {
             self.applicationName = "ripple"
             self.reconnectBackoff = ReconnectBackoff()
             self.maximumConnections = 8
+            self.operationTimeout = .seconds(10)
         }
 
         /// A configuration from a URL: `postgres://user:password@host:port/database`, with
@@ -187,7 +194,10 @@ public final class PostgresEventClient: Sendable {
         guard text.utf8.count < maximumNotifyPayload else {
             throw PostgresEventError.payloadTooLarge(channel: channel, bytes: text.utf8.count)
         }
-        try await pool.query("SELECT pg_notify(\(channel), \(text))", logger: logger)
+        let logger = self.logger
+        try await withLeasedConnection("NOTIFY on \"\(channel)\"", timeout: configuration.operationTimeout) { connection in
+            _ = try await connection.query("SELECT pg_notify(\(channel), \(text))", logger: logger).get()
+        }
     }
 }
 
@@ -204,6 +214,11 @@ public enum PostgresEventError: Error, Sendable, Equatable, CustomStringConverti
     case invalidName(String)
     /// A `NOTIFY` payload of `bytes` bytes: PostgreSQL takes fewer than 8,000. Nothing was sent.
     case payloadTooLarge(channel: String, bytes: Int)
+    /// `operation` (an append, a notification, a stored position…) had no answer within `after`
+    /// (``PostgresEventClient/Configuration/operationTimeout``). `sent: false`: no connection could
+    /// be had, nothing reached the server. `sent: true`: the statement was sent and may have taken
+    /// effect — an append may have been stored (check before appending it again).
+    case timedOut(operation: String, after: Duration, sent: Bool)
 
     /// A sentence saying what went wrong.
     public var description: String {
@@ -213,6 +228,10 @@ public enum PostgresEventError: Error, Sendable, Equatable, CustomStringConverti
             "invalid name \"\(name)\": use lower-case letters, digits and underscores (at most 48, not starting with a digit)"
         case .payloadTooLarge(let channel, let bytes):
             "NOTIFY payload on \"\(channel)\" is \(bytes) bytes; PostgreSQL takes fewer than 8000 (nothing was sent)"
+        case .timedOut(let operation, let after, sent: false):
+            "\(operation) timed out after \(after) waiting for a connection; nothing was sent"
+        case .timedOut(let operation, let after, sent: true):
+            "\(operation) timed out after \(after) waiting for the server's answer; it may have taken effect"
         }
     }
 }

@@ -72,13 +72,25 @@ public struct PostgresStream<Value: Codable & Sendable>: Sendable {
 
     /// Appends `value` (as JSON) and notifies the stream's subscribers, in one transaction.
     ///
+    /// Returns or throws within the client's
+    /// ``PostgresEventClient/Configuration/operationTimeout`` (10 seconds by default). It is not
+    /// retried: a lost connection throws postgres-nio's error, and no answer in time throws
+    /// ``PostgresEventError/timedOut(operation:after:sent:)`` — with `sent: true` when the statement
+    /// had been sent, so the value may be stored (a retry may then append it twice).
+    ///
     /// - Returns: the value's offset.
     @discardableResult
     public func append(_ value: Value) async throws -> Int64 {
         let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
-        let rows = try await client.pool.query(appendQuery(json: json), logger: client.logger)
-        for try await offset in rows.decode(Int64.self) { return offset }
-        throw PostgresStreamError.queryFailed("append returned no offset")
+        let query = appendQuery(json: json)
+        let logger = client.logger
+        return try await client.withLeasedConnection(
+            "append to \"\(name)\"", timeout: client.configuration.operationTimeout
+        ) { connection in
+            let result = try await connection.query(query, logger: logger).get()
+            guard let row = result.rows.first else { throw PostgresStreamError.queryFailed("append returned no offset") }
+            return try row.decode(Int64.self)
+        }
     }
 
     /// Appends `value` inside a transaction of yours (for example with
@@ -104,10 +116,14 @@ public struct PostgresStream<Value: Codable & Sendable>: Sendable {
 
     /// The offset of the newest committed value (0 for an empty stream).
     public func latestOffset() async throws -> Int64 {
-        let rows = try await client.pool.query(
-            "SELECT coalesce(max(event_offset), 0)::int8 FROM \(unescaped: name)", logger: client.logger)
-        for try await offset in rows.decode(Int64.self) { return offset }
-        return 0
+        let query: PostgresQuery = "SELECT coalesce(max(event_offset), 0)::int8 FROM \(unescaped: name)"
+        let logger = client.logger
+        return try await client.withLeasedConnection(
+            "latest offset of \"\(name)\"", timeout: client.configuration.operationTimeout
+        ) { connection in
+            let result = try await connection.query(query, logger: logger).get()
+            return try result.rows.first?.decode(Int64.self) ?? 0
+        }
     }
 
     /// A publisher of the stream's values after `start`, then of every value appended later.
@@ -132,7 +148,10 @@ public struct PostgresStream<Value: Codable & Sendable>: Sendable {
             WHERE event_offset > \(offset) ORDER BY event_offset LIMIT \(limit)
             """
         guard let connection else {
-            return try await client.pool.withConnection { try await read(after: offset, limit: limit, on: $0) }
+            let stream = self
+            return try await client.withLeasedConnection("read \"\(name)\"", timeout: client.configuration.operationTimeout) {
+                try await stream.read(after: offset, limit: limit, on: $0)
+            }
         }
         // The future-based query collects the rows in one go: cheaper per row than the async
         // sequence, which matters for a subscriber asking for one value at a time.

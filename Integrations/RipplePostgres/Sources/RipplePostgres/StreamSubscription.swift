@@ -158,7 +158,9 @@ final class StreamSubscription<Value: Codable & Sendable>: Subscription, @unchec
     private func catchUp() async throws -> Outcome {
         let demand = state.withLock { $0.demand }
         guard demand > .none else { return .outOfDemand }
-        return try await stream.client.pool.withConnection { connection -> Outcome in
+        // The lease is bounded (asked again while the pool leaves it waiting); the catch-up is not.
+        return try await stream.client.withLeasedConnection("catch-up of \"\(stream.name)\"", timeout: nil) {
+            [self] connection -> Outcome in
             while true {
                 let (demand, last, finished) = state.withLock { ($0.demand, $0.last, $0.finished) }
                 if finished { return .ended }

@@ -57,6 +57,53 @@ extension PostgresTests {
             await client.shutdown()
         }
 
+        /// A subscriber joining a channel the client already listens to, while messages pour in:
+        /// its handler is registered before its `LISTEN` is confirmed, and what it hears meanwhile
+        /// must wait behind `.listening`.
+        @Test func everySubscriberHearsListeningFirstWhileMessagesArrive() async throws {
+            let client = try TestServer.client()
+            let sender = try TestServer.client()
+            let channel = try client.channel(TestServer.uniqueName("busy"), of: Ping.self)
+            let sending = try sender.channel(channel.name, of: Ping.self)
+            let first = Events()
+            channel.subscribe(first)
+            try await first.wait(forCount: 1)
+            let flooding = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for lane in 0..<4 {
+                        group.addTask {
+                            var id = lane * 1_000_000
+                            while !Task.isCancelled {
+                                try await sending.send(Ping(id: id))
+                                id += 1
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            try await first.wait(forCount: 20)
+            var joined: [Events] = []
+            for _ in 0..<20 {
+                let recorder = Events()
+                channel.subscribe(recorder)
+                try await recorder.wait(forCount: 3)
+                joined.append(recorder)
+            }
+            flooding.cancel()
+            _ = await flooding.result
+            for recorder in joined {
+                #expect(recorder.values.first == .listening, "first events: \(recorder.values.prefix(3))")
+                #expect(recorder.values.filter { $0 == .listening }.count == 1)
+                #expect(!recorder.overlapped)
+                recorder.cancel()
+            }
+            #expect(first.values.first == .listening)
+            first.cancel()
+            await client.shutdown()
+            await sender.shutdown()
+        }
+
         @Test func anOversizedPayloadFailsBeforeAnythingIsSent() async throws {
             let client = try TestServer.client()
             let channel = try client.channel(TestServer.uniqueName("big"), of: Ping.self)
