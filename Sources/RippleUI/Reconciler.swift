@@ -15,13 +15,15 @@ import Foundation
 @MainActor
 final class Reconciler {
     private nonisolated let lock = NSLock()
-    /// Nodes waiting for re-evaluation, with the causes gathered so far. Guarded by `lock`.
-    private nonisolated(unsafe) var dirty: [ObjectIdentifier: (node: _NodeHandle, causes: [String])] = [:]
+    /// Nodes marked since a pass last gathered them (each node's causes are its own
+    /// ``_NodeHandle/pendingCauses``; a node whose causes were taken since is skipped). A list, not
+    /// a table: marking a node and taking its causes cost no hashing. Guarded by `lock`.
+    private nonisolated(unsafe) var dirty: [_NodeHandle] = []
     /// Nodes that became dirty since a pass last looked, in the order they were marked. Guarded by
     /// `lock`.
     private nonisolated(unsafe) var added: [_NodeHandle] = []
-    /// The log and the evaluation counts. Guarded by `lock`.
-    private nonisolated(unsafe) var entries: [String] = []
+    /// The log (made into lines when read) and the evaluation counts. Guarded by `lock`.
+    private nonisolated(unsafe) var entries: [(typeName: String, reasons: [String])] = []
     private nonisolated(unsafe) var counts: [String: Int] = [:]
     private var afterPass: [() -> Void] = []
     /// Tasks started by `.task` modifiers that nobody has awaited yet.
@@ -54,7 +56,9 @@ final class Reconciler {
     // MARK: Diagnostics
 
     /// Every composite body evaluation so far, with why.
-    var log: [String] { lock.withLock { entries } }
+    var log: [String] {
+        lock.withLock { entries }.map { "\($0.typeName): " + $0.reasons.joined(separator: ", ") }
+    }
 
     /// Forgets the log (counts are kept).
     func clearLog() { lock.withLock { entries = [] } }
@@ -109,11 +113,14 @@ final class Reconciler {
         while passes < 100 {
             pass += 1
             var evaluatedAny = false
-            var queue = PassQueue(pending: lock.withLock { () -> [_NodeHandle] in
+            let pending = lock.withLock { () -> [_NodeHandle] in
                 added = []
-                dirty = dirty.filter { $0.value.node.attached }
-                return dirty.values.map(\.node)
-            })
+                // Still waiting: marked, attached, and not evaluated with its parent since.
+                dirty.removeAll { !$0.isDirty || !$0.attached }
+                return dirty
+            }
+            if pending.isEmpty { return }
+            var queue = PassQueue(pending: pending)
             while let next = queue.next(adding: lock.withLock { () -> [_NodeHandle] in
                 defer { added = [] }
                 return added
@@ -149,21 +156,23 @@ final class Reconciler {
     nonisolated func markDirty(_ node: _NodeHandle, cause: String) {
         lock.withLock {
             guard node.attached else { return }
-            let key = ObjectIdentifier(node)
-            var entry: (node: _NodeHandle, causes: [String])
-            if let existing = dirty[key] {
-                entry = existing
-            } else {
-                entry = (node, [])
+            if !node.isDirty {
+                node.isDirty = true
+                dirty.append(node)
                 added.append(node)
             }
-            if !entry.causes.contains(cause) { entry.causes.append(cause) }
-            dirty[key] = entry
+            if !node.pendingCauses.contains(cause) { node.pendingCauses.append(cause) }
         }
     }
 
+    /// The causes gathered for `node` since its last evaluation (none if it is not dirty).
     private func takeCauses(_ node: _NodeHandle) -> [String] {
-        lock.withLock { dirty.removeValue(forKey: ObjectIdentifier(node))?.causes ?? [] }
+        lock.withLock {
+            guard node.isDirty else { return [] }
+            node.isDirty = false
+            defer { node.pendingCauses = [] }
+            return node.pendingCauses
+        }
     }
 
     /// Runs `action` once the current pass has finished evaluating (`onChange` actions).
@@ -192,7 +201,7 @@ final class Reconciler {
         let view = node.view
         var environment = node.environment
         let children: [_Child]
-        if let primitive = view as? any _PrimitiveView {
+        if node.isPrimitive, let primitive = view as? any _PrimitiveView {
             if node.layout.listsStoredChildren {
                 // Its children were built by its parent's body: listing them reads nothing.
                 children = primitive._children(in: node)
@@ -208,12 +217,11 @@ final class Reconciler {
             updatePrimitive(primitive, node: node, previous: previousView)
         } else {
             let typeName = node.typeName
-            let line = "\(typeName): " + reasons.joined(separator: ", ")
             lock.withLock {
-                entries.append(line)
+                entries.append((typeName, reasons))
                 counts[typeName, default: 0] += 1
             }
-            if printsChanges { print(line) }
+            if printsChanges { print("\(typeName): " + reasons.joined(separator: ", ")) }
             var body: (any View)?
             node.setTracking(
                 track({ body = evaluateBody(view) }, phase: .willSet) { [weak node] event in
@@ -286,7 +294,8 @@ final class Reconciler {
         node.children = kept
         for (index, child) in kept.enumerated() where child.indexInParent != index { child.indexInParent = index }
         for (child, reasons) in toEvaluate {
-            evaluate(child, reasons: reasons + takeCauses(child).filter { !reasons.contains($0) })
+            let pending = takeCauses(child)
+            evaluate(child, reasons: pending.isEmpty ? reasons : reasons + pending.filter { !reasons.contains($0) })
         }
     }
 
