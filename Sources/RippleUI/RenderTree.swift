@@ -24,7 +24,7 @@ import Foundation
 ///   reads, at property level; `@ObservedObject`/`@StateObject`/`@EnvironmentObject` at object
 ///   level (any `objectWillChange`); `@Environment` values; the view's own inputs (`@self`).
 /// - Updates wait for ``flush()`` (the turn of the run loop SwiftUI waits for); the interactions
-///   (``tap(_:)``, ``type(_:into:)``, ``focus(_:)``, ``toggle(_:)``) flush by themselves.
+///   (``tap(_:matching:)``, ``type(_:into:matching:)``, ``focus(_:matching:)``, ``toggle(_:matching:)``) flush by themselves.
 /// - Diagnostics, like SwiftUI's `Self._printChanges()`: every composite body evaluation is logged
 ///   with why (`@identity`, `@self`, the changed dependencies).
 ///
@@ -40,7 +40,7 @@ public final class RenderTree {
     private var namesCached = false
     /// The index of buttons and links by name.
     let controlIndex = ControlIndex()
-    /// The field the test focused last (``focus(_:)``), for focused values.
+    /// The field the test focused last (``focus(_:matching:)``), for focused values.
     var lastFocused = WeakNode()
 
     /// The root node.
@@ -79,7 +79,7 @@ public final class RenderTree {
 
     /// The texts the screen shows now, depth first: texts, and `[title: value]` for fields,
     /// toggles, sliders, steppers and pickers. Only the top screen counts: the pushed destination
-    /// of a navigation stack, the presented sheet (see ``RenderTree/tap(_:)``).
+    /// of a navigation stack, the presented sheet (see ``RenderTree/tap(_:matching:)``).
     public var texts: [String] { visibleTexts() }
 
     /// An indented outline of the tree: one line per node, with what it shows.
