@@ -20,6 +20,9 @@ struct ViewRoles: OptionSet, Sendable {
     static let primitive = ViewRoles(rawValue: 1 << 6)
     /// A tab of a tab view (on screen only while selected).
     static let tabScreen = ViewRoles(rawValue: 1 << 7)
+    /// A `.focusedValue` writer (``RenderTree`` keeps track of them, so that a tap in a tree
+    /// without any does not look for the focused field).
+    static let focusedValueWriter = ViewRoles(rawValue: 1 << 8)
     /// Any of the controls the test API finds by name: their names are their own.
     static let control: ViewRoles = [.tappable, .labeledControl, .textInput]
 
@@ -36,6 +39,7 @@ struct ViewRoles: OptionSet, Sendable {
         if type == Image.self { roles.insert(.image) }
         if type is any _PrimitiveView.Type { roles.insert(.primitive) }
         if type is any _TabScreenView.Type { roles.insert(.tabScreen) }
+        if type is any _FocusedValuePublisher.Type { roles.insert(.focusedValueWriter) }
         self = roles
     }
 }

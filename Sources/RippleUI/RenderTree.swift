@@ -42,6 +42,9 @@ public final class RenderTree {
     let controlIndex = ControlIndex()
     /// The field the test focused last (``focus(_:matching:)``), for focused values.
     var lastFocused = WeakNode()
+    /// The `.focusedValue` writers inserted (removed ones are dropped when focused values are
+    /// worked out).
+    var focusedValueWriters: [WeakNode] = []
 
     /// The root node.
     var root: _NodeHandle { reconciler.root }
@@ -143,6 +146,7 @@ public final class RenderTree {
 extension RenderTree: ReconcilerObserver {
     func inserted(_ node: _NodeHandle) {
         if node.roles.contains(.tappable) { controlIndex.markPending(node) }
+        if node.roles.contains(.focusedValueWriter) { focusedValueWriters.append(WeakNode(node: node)) }
     }
 
     func evaluating(_ node: _NodeHandle) {
