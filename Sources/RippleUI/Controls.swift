@@ -2,9 +2,9 @@ import Foundation
 
 // Controls beyond Button and TextField: what a user drives (toggles, steppers, sliders, pickers)
 // and what shows content (labels, images, progress). Each is found by the test API by its label's
-// texts, its images' names or its accessibility label (``RenderTree/tap(_:)``).
+// texts, its images' names or its accessibility label (``RenderTree/tap(_:matching:)``).
 
-/// A switch bound to a Boolean (``RenderTree/toggle(_:)``).
+/// A switch bound to a Boolean (``RenderTree/toggle(_:matching:)``).
 public struct Toggle<Label: View>: _PrimitiveView, _LabeledControl {
     /// The binding the toggle reads and flips.
     public let isOn: Binding<Bool>
@@ -72,8 +72,8 @@ extension TextField: _TextInput {
 
 // MARK: Stepper
 
-/// A control that increments and decrements a value (``RenderTree/increment(_:)``,
-/// ``RenderTree/decrement(_:)``). With a range, the value stays inside it, as in SwiftUI.
+/// A control that increments and decrements a value (``RenderTree/increment(_:matching:)``,
+/// ``RenderTree/decrement(_:matching:)``). With a range, the value stays inside it, as in SwiftUI.
 public struct Stepper<Label: View>: _PrimitiveView, _LabeledControl {
     /// The label (how tests find it).
     public let label: Label
@@ -145,7 +145,7 @@ extension Stepper where Label == Text {
 
 // MARK: Slider
 
-/// A control for a value in a range (``RenderTree/slide(_:to:)``): the value is clamped to the
+/// A control for a value in a range (``RenderTree/slide(_:to:matching:)``): the value is clamped to the
 /// bounds and rounded to the step, and `onEditingChanged` hears the drag begin and end.
 public struct Slider<Label: View>: _PrimitiveView, _LabeledControl {
     /// The label (how tests find it; SwiftUI uses it for accessibility).
@@ -233,7 +233,7 @@ extension Slider where Label == EmptyView {
 
 // MARK: Picker
 
-/// A control for choosing one of several tagged options (``RenderTree/select(_:in:)``): each
+/// A control for choosing one of several tagged options (``RenderTree/select(_:in:matching:)``): each
 /// option is a view marked with ``View/tag(_:)``; choosing it writes its tag to `selection`.
 public struct Picker<Label: View, SelectionValue: Hashable, Content: View>: _PrimitiveView, _LabeledControl {
     /// The binding to the selected tag.
@@ -279,7 +279,7 @@ extension Picker where Label == Text {
     }
 }
 
-/// A picker, for ``RenderTree/select(_:in:)``.
+/// A picker, for ``RenderTree/select(_:in:matching:)``.
 @MainActor protocol _Chooser {
     func choose(_ tag: AnyHashable) -> Bool
 }

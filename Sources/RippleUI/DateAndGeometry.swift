@@ -1,6 +1,6 @@
 import Foundation
 
-// A date picker is a control the test API sets (``RenderTree/pick(_:in:)``: the user's choice,
+// A date picker is a control the test API sets (``RenderTree/pick(_:in:matching:)``: the user's choice,
 // kept in the picker's range); a geometry reader hands its content the size a test gives the
 // screen (``RenderTree/screenSize``) — there is no layout, so every reader sees the whole screen.
 
@@ -18,7 +18,7 @@ public struct DatePickerComponents: OptionSet, Sendable, Hashable {
 
 /// A control that picks a date (SwiftUI's `DatePicker`): ``RenderTree/texts`` shows it as
 /// `[title: 2026-03-14 09:30]` (the date and time parts it displays, in the current time zone);
-/// ``RenderTree/pick(_:in:)`` sets it.
+/// ``RenderTree/pick(_:in:matching:)`` sets it.
 public struct DatePicker<Label: View>: _PrimitiveView, _LabeledControl {
     /// The label.
     public let label: Label
@@ -88,7 +88,7 @@ extension DatePicker where Label == Text {
     }
 }
 
-/// A date picker, for ``RenderTree/pick(_:in:)``.
+/// A date picker, for ``RenderTree/pick(_:in:matching:)``.
 @MainActor protocol _DatePicking {
     func pick(_ date: Date)
 }
@@ -102,12 +102,13 @@ extension DatePicker: _DatePicking {
 extension DatePicker: _UserControl {}
 
 extension RenderTree {
-    /// Picks `date` in the date picker named `title` (kept in the picker's range, as the wheel
-    /// keeps it), then flushes.
+    /// Picks `date` in the date picker named `title` (exactly unless `matching` is `.prefix`; the
+    /// date kept in the picker's range, as the wheel keeps it), then flushes.
     ///
     /// - Throws: ``RenderTreeLookupError`` naming the date pickers on screen.
-    public func pick(_ date: Date, in title: String) throws {
-        let (node, picker) = try control((any _DatePicking).self, kind: "date picker", named: title)
+    public func pick(_ date: Date, in title: String, matching: NameMatching = .exact) throws {
+        let (node, picker) = try control(
+            (any _DatePicking).self, kind: "date picker", named: title, matching: matching)
         interact(node) { picker.pick(date) }
     }
 

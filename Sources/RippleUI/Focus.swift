@@ -2,7 +2,7 @@ import Foundation
 
 /// A property wrapper for the focus of the fields below the view (SwiftUI's `FocusState`): bind
 /// it to fields with ``View/focused(_:)`` or ``View/focused(_:equals:)``. Setting it moves focus;
-/// ``RenderTree/focus(_:)`` on a field sets it, as a user's tap would.
+/// ``RenderTree/focus(_:matching:)`` on a field sets it, as a user's tap would.
 @propertyWrapper
 public struct FocusState<Value: Hashable>: DynamicProperty, NodeInstallable {
     private let initial: Value
@@ -83,7 +83,7 @@ extension View {
             unfocus: {})
     }
 
-    /// Runs `action` when the user submits a field below (``RenderTree/submit(_:)``).
+    /// Runs `action` when the user submits a field below (``RenderTree/submit(_:matching:)``).
     public func onSubmit(of triggers: SubmitTriggers = .text, _ action: @escaping () -> Void) -> some View {
         _OnSubmit(content: self, action: action)
     }

@@ -137,7 +137,10 @@ extension RenderTree {
     func refreshFocusedValues() -> Bool {
         guard let store = rootEnvironment.focusedValuesStore else { return false }
         var values = FocusedValues()
-        if let field = focusedFieldNode() {
+        // No writer in the tree: the values are empty wherever the focus is (finding the focused
+        // field walks every control on screen, which a tap among 1,000 rows must not).
+        focusedValueWriters.removeAll { $0.node?.attached != true }
+        if !focusedValueWriters.isEmpty, let field = focusedFieldNode() {
             var writers: [any _FocusedValuePublisher] = []
             var current: _NodeHandle? = field
             while let node = current {

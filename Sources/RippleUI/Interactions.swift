@@ -20,6 +20,9 @@ struct ViewRoles: OptionSet, Sendable {
     static let primitive = ViewRoles(rawValue: 1 << 6)
     /// A tab of a tab view (on screen only while selected).
     static let tabScreen = ViewRoles(rawValue: 1 << 7)
+    /// A `.focusedValue` writer (``RenderTree`` keeps track of them, so that a tap in a tree
+    /// without any does not look for the focused field).
+    static let focusedValueWriter = ViewRoles(rawValue: 1 << 8)
     /// Any of the controls the test API finds by name: their names are their own.
     static let control: ViewRoles = [.tappable, .labeledControl, .textInput]
 
@@ -36,6 +39,7 @@ struct ViewRoles: OptionSet, Sendable {
         if type == Image.self { roles.insert(.image) }
         if type is any _PrimitiveView.Type { roles.insert(.primitive) }
         if type is any _TabScreenView.Type { roles.insert(.tabScreen) }
+        if type is any _FocusedValuePublisher.Type { roles.insert(.focusedValueWriter) }
         self = roles
     }
 }
@@ -57,6 +61,28 @@ extension Button: _Tappable {
 /// A control that shows a value next to its label in ``RenderTree/texts`` (`[Muted: on]`).
 @MainActor protocol _LabeledControl {
     func _display(label: String, node: _NodeHandle) -> String?
+}
+
+/// How the test API matches a name a test gives against the names a control is found by.
+///
+/// Every gesture and query matches exactly unless asked otherwise: `try tree.tap("Star")` does not
+/// tap a button titled "Starred" (a prefix used to find one, and a test could pass while tapping
+/// the wrong control). Pass `.prefix` where a name's end changes and does not matter:
+/// `try tree.tap("Tap 49", matching: .prefix)` taps "Tap 49: 3".
+public enum NameMatching: Sendable, Hashable {
+    /// The whole name (the default).
+    case exact
+    /// The start of a name. An exact match anywhere on screen still wins; otherwise the first
+    /// control on screen with a name that starts with it.
+    case prefix
+
+    /// Whether `candidate` is matched by `name`.
+    func matches(_ name: String, _ candidate: String) -> Bool {
+        switch self {
+        case .exact: candidate == name
+        case .prefix: candidate.hasPrefix(name)
+        }
+    }
 }
 
 /// The test API found no control by that name on the current screen.
@@ -188,9 +214,11 @@ extension RenderTree {
         return found
     }
 
-    /// The control of type `T` named `name` (exactly, else as a prefix of one of its names). The
-    /// walk stops at the first exact match.
-    func control<T>(_ type: T.Type, kind: String, named name: String) throws -> (_NodeHandle, T) {
+    /// The control of type `T` named `name`: exactly, or — with `.prefix` — exactly, else as a
+    /// prefix of one of its names. The walk stops at the first exact match.
+    func control<T>(
+        _ type: T.Type, kind: String, named name: String, matching: NameMatching = .exact
+    ) throws -> (_NodeHandle, T) {
         var exact: (_NodeHandle, T)?
         var prefixed: (_NodeHandle, T)?
         forEachControl(type) { node, control, names in
@@ -198,7 +226,9 @@ extension RenderTree {
                 exact = (node, control)
                 return false
             }
-            if prefixed == nil, names.contains(where: { $0.hasPrefix(name) }) { prefixed = (node, control) }
+            if matching == .prefix, prefixed == nil, names.contains(where: { $0.hasPrefix(name) }) {
+                prefixed = (node, control)
+            }
             return true
         }
         if let match = exact ?? prefixed { return match }
@@ -231,12 +261,14 @@ extension RenderTree {
     // MARK: Gestures
 
     /// Taps the button or navigation link named `title` (its label's text, its image's name, or
-    /// its accessibility label), then flushes. A link pushes its destination. A disabled control
-    /// ignores the tap, as it ignores a user's.
+    /// its accessibility label; exactly unless `matching` is `.prefix`), then flushes. A link
+    /// pushes its destination. A disabled control ignores the tap, as it ignores a user's.
     ///
     /// - Throws: ``RenderTreeLookupError`` naming the buttons and texts on screen.
-    public func tap(_ title: String) throws {
-        let (node, control) = try indexedTappable(named: title) ?? control((any _Tappable).self, kind: "button", named: title)
+    public func tap(_ title: String, matching: NameMatching = .exact) throws {
+        let indexed = matching == .exact ? indexedTappable(named: title) : nil
+        let (node, control) =
+            try indexed ?? control((any _Tappable).self, kind: "button", named: title, matching: matching)
         interact(node) { control._tap(node: node) }
     }
 
@@ -270,36 +302,38 @@ extension RenderTree {
         return child === top
     }
 
-    /// Flips the toggle named `title`.
-    public func toggle(_ title: String) throws {
-        let (node, toggle) = try control((any _Toggling).self, kind: "toggle", named: title)
+    /// Flips the toggle named `title` (exactly unless `matching` is `.prefix`).
+    public func toggle(_ title: String, matching: NameMatching = .exact) throws {
+        let (node, toggle) = try control((any _Toggling).self, kind: "toggle", named: title, matching: matching)
         interact(node) { toggle.flip() }
     }
 
-    /// Focuses the text field named `title`. Like SwiftUI's, the field writes its current text
-    /// back through its binding; a ``View/focused(_:)`` binding above it becomes true.
-    public func focus(_ title: String) throws {
-        let (node, field) = try control((any _TextInput).self, kind: "text field", named: title)
+    /// Focuses the text field named `title` (exactly unless `matching` is `.prefix`). Like
+    /// SwiftUI's, the field writes its current text back through its binding; a
+    /// ``View/focused(_:)`` binding above it becomes true.
+    public func focus(_ title: String, matching: NameMatching = .exact) throws {
+        let (node, field) = try control((any _TextInput).self, kind: "text field", named: title, matching: matching)
         interact(node) {
             field.text.wrappedValue = field.text.wrappedValue
             moveFocus(to: node)
         }
     }
 
-    /// Types `text` into the text field named `title` (the whole new content). Like SwiftUI's,
-    /// the field writes the edit through its binding twice.
-    public func type(_ text: String, into title: String) throws {
-        let (node, field) = try control((any _TextInput).self, kind: "text field", named: title)
+    /// Types `text` into the text field named `title` (the whole new content; the name exactly
+    /// unless `matching` is `.prefix`). Like SwiftUI's, the field writes the edit through its
+    /// binding twice.
+    public func type(_ text: String, into title: String, matching: NameMatching = .exact) throws {
+        let (node, field) = try control((any _TextInput).self, kind: "text field", named: title, matching: matching)
         interact(node) {
             field.text.wrappedValue = text
             field.text.wrappedValue = text
         }
     }
 
-    /// Submits the text field named `title` (the return key): runs the ``View/onSubmit(of:_:)``
-    /// actions above it.
-    public func submit(_ title: String) throws {
-        let (node, _) = try control((any _TextInput).self, kind: "text field", named: title)
+    /// Submits the text field named `title` (the return key; the name exactly unless `matching` is
+    /// `.prefix`): runs the ``View/onSubmit(of:_:)`` actions above it.
+    public func submit(_ title: String, matching: NameMatching = .exact) throws {
+        let (node, _) = try control((any _TextInput).self, kind: "text field", named: title, matching: matching)
         interact(node) {
             var ancestor = node.parent
             while let current = ancestor {
@@ -309,49 +343,55 @@ extension RenderTree {
         }
     }
 
-    /// Drags the slider named `title` to `value` (clamped to its range, rounded to its step).
-    public func slide(_ title: String, to value: Double) throws {
-        let (node, slider) = try control((any _Sliding).self, kind: "slider", named: title)
+    /// Drags the slider named `title` to `value` (clamped to its range, rounded to its step; the
+    /// name exactly unless `matching` is `.prefix`).
+    public func slide(_ title: String, to value: Double, matching: NameMatching = .exact) throws {
+        let (node, slider) = try control((any _Sliding).self, kind: "slider", named: title, matching: matching)
         interact(node) { slider.slide(to: value) }
     }
 
-    /// Taps the + of the stepper named `title`.
-    public func increment(_ title: String) throws {
-        let (node, stepper) = try control((any _Stepping).self, kind: "stepper", named: title)
+    /// Taps the + of the stepper named `title` (exactly unless `matching` is `.prefix`).
+    public func increment(_ title: String, matching: NameMatching = .exact) throws {
+        let (node, stepper) = try control((any _Stepping).self, kind: "stepper", named: title, matching: matching)
         interact(node) { stepper.step(up: true) }
     }
 
-    /// Taps the − of the stepper named `title`.
-    public func decrement(_ title: String) throws {
-        let (node, stepper) = try control((any _Stepping).self, kind: "stepper", named: title)
+    /// Taps the − of the stepper named `title` (exactly unless `matching` is `.prefix`).
+    public func decrement(_ title: String, matching: NameMatching = .exact) throws {
+        let (node, stepper) = try control((any _Stepping).self, kind: "stepper", named: title, matching: matching)
         interact(node) { stepper.step(up: false) }
     }
 
-    /// Chooses the option showing `option` in the picker named `picker`.
-    public func select(_ option: String, in picker: String) throws {
-        let (node, chooser) = try control((any _Chooser).self, kind: "picker", named: picker)
+    /// Chooses the option showing `option` in the picker named `picker` (both exactly unless
+    /// `matching` is `.prefix`).
+    public func select(_ option: String, in picker: String, matching: NameMatching = .exact) throws {
+        let (node, chooser) = try control((any _Chooser).self, kind: "picker", named: picker, matching: matching)
         let options = node.pickerOptions()
-        guard let chosen = options.first(where: { $0.text == option }) ?? options.first(where: { $0.text.hasPrefix(option) })
+        guard
+            let chosen = options.first(where: { $0.text == option })
+                ?? options.first(where: { matching.matches(option, $0.text) })
         else {
             throw RenderTreeLookupError(kind: "option", name: option, available: options.map(\.text), texts: texts)
         }
         interact(node) { _ = chooser.choose(chosen.tag) }
     }
 
-    /// Swipes to delete the row showing `row` in a list with ``ForEach/onDelete(perform:)``.
-    public func delete(_ row: String) throws {
-        let (offset, editor) = try editableRow(row) { $0.deleteAction != nil }
+    /// Swipes to delete the row showing `row` (one of its texts, exactly unless `matching` is
+    /// `.prefix`) in a list with ``ForEach/onDelete(perform:)``.
+    public func delete(_ row: String, matching: NameMatching = .exact) throws {
+        let (offset, editor) = try editableRow(row, matching: matching) { $0.deleteAction != nil }
         interact(editor.node) { editor.rows.deleteAction?(IndexSet(integer: offset)) }
     }
 
-    /// Drags the row showing `row` to `offset` in a list with ``ForEach/onMove(perform:)``.
-    public func move(_ row: String, to offset: Int) throws {
-        let (from, editor) = try editableRow(row) { $0.moveAction != nil }
+    /// Drags the row showing `row` (one of its texts, exactly unless `matching` is `.prefix`) to
+    /// `offset` in a list with ``ForEach/onMove(perform:)``.
+    public func move(_ row: String, to offset: Int, matching: NameMatching = .exact) throws {
+        let (from, editor) = try editableRow(row, matching: matching) { $0.moveAction != nil }
         interact(editor.node) { editor.rows.moveAction?(IndexSet(integer: from), offset) }
     }
 
     private func editableRow(
-        _ row: String, where accepts: (any _RowEditing) -> Bool
+        _ row: String, matching: NameMatching, where accepts: (any _RowEditing) -> Bool
     ) throws -> (Int, (node: _NodeHandle, rows: any _RowEditing)) {
         var editors: [(node: _NodeHandle, rows: any _RowEditing)] = []
         visit(topLayer()) { node in
@@ -365,7 +405,7 @@ extension RenderTree {
             for (offset, rowNode) in forEach.children.enumerated() {
                 let texts = visibleTexts(below: rowNode)
                 rows.append(texts.joined(separator: " "))
-                if texts.contains(row) || texts.contains(where: { $0.hasPrefix(row) }) { return (offset, editor) }
+                if texts.contains(where: { matching.matches(row, $0) }) { return (offset, editor) }
             }
         }
         throw RenderTreeLookupError(kind: "editable row", name: row, available: rows, texts: texts)
@@ -496,10 +536,10 @@ extension RenderTree {
         }
     }
 
-    /// Whether the control named `title` responds to the user (no ``View/disabled(_:)`` with
-    /// `true` above it).
-    public func isEnabled(_ title: String) throws -> Bool {
-        let (node, _) = try control((any _UserControl).self, kind: "control", named: title)
+    /// Whether the control named `title` (exactly unless `matching` is `.prefix`) responds to the
+    /// user (no ``View/disabled(_:)`` with `true` above it).
+    public func isEnabled(_ title: String, matching: NameMatching = .exact) throws -> Bool {
+        let (node, _) = try control((any _UserControl).self, kind: "control", named: title, matching: matching)
         return node.environment.isEnabled
     }
 
@@ -559,7 +599,7 @@ extension RenderTree {
     }
 }
 
-/// Any control a user operates, for ``RenderTree/isEnabled(_:)``.
+/// Any control a user operates, for ``RenderTree/isEnabled(_:matching:)``.
 @MainActor protocol _UserControl {}
 extension Button: _UserControl {}
 extension NavigationLink: _UserControl {}
@@ -571,7 +611,7 @@ extension Slider: _UserControl {}
 extension Stepper: _UserControl {}
 extension Picker: _UserControl {}
 
-/// A toggle, for ``RenderTree/toggle(_:)``.
+/// A toggle, for ``RenderTree/toggle(_:matching:)``.
 @MainActor protocol _Toggling {
     func flip()
 }
@@ -580,14 +620,14 @@ extension Toggle: _Toggling {
     func flip() { isOn.wrappedValue.toggle() }
 }
 
-/// A slider, for ``RenderTree/slide(_:to:)``.
+/// A slider, for ``RenderTree/slide(_:to:matching:)``.
 @MainActor protocol _Sliding {
     func slide(to value: Double)
 }
 
 extension Slider: _Sliding {}
 
-/// A stepper, for ``RenderTree/increment(_:)``.
+/// A stepper, for ``RenderTree/increment(_:matching:)``.
 @MainActor protocol _Stepping {
     func step(up: Bool)
 }

@@ -157,13 +157,13 @@ extension ForEach {
 }
 
 extension ForEach {
-    /// Lets the user delete rows (``RenderTree/delete(_:)``): `action` receives the offsets of
+    /// Lets the user delete rows (``RenderTree/delete(_:matching:)``): `action` receives the offsets of
     /// the deleted rows, as in SwiftUI.
     public func onDelete(perform action: ((IndexSet) -> Void)?) -> some View {
         _OnDelete(content: self, action: action)
     }
 
-    /// Lets the user move rows (``RenderTree/move(_:to:)``): `action` receives the offsets of the
+    /// Lets the user move rows (``RenderTree/move(_:to:matching:)``): `action` receives the offsets of the
     /// moved rows and the destination offset, as in SwiftUI.
     public func onMove(perform action: ((IndexSet, Int) -> Void)?) -> some View {
         _OnMove(content: self, action: action)

@@ -200,7 +200,7 @@ extension NavigationStack: _NavigationContainer {}
 extension NavigationView: _NavigationContainer {}
 
 /// A control that pushes a screen on the enclosing ``NavigationStack`` when tapped
-/// (``RenderTree/tap(_:)``): a destination view, or a value that a
+/// (``RenderTree/tap(_:matching:)``): a destination view, or a value that a
 /// ``View/navigationDestination(for:destination:)`` turns into one.
 public struct NavigationLink<Label: View, Destination: View>: _PrimitiveView {
     let label: Label
@@ -275,7 +275,7 @@ extension NavigationLink where Destination == Never, Label == Text {
     }
 }
 
-/// A link, for ``RenderTree/tap(_:)``.
+/// A link, for ``RenderTree/tap(_:matching:)``.
 extension NavigationLink: _Tappable {
     func _tap(node: _NodeHandle) {
         guard let context = node.environment.navigationContext else { return }

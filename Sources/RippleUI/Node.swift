@@ -33,6 +33,10 @@ public final class _NodeHandle: @unchecked Sendable {
     var environment: EnvironmentValues
     var attached = true
     var evaluatedInPass = 0
+    /// Whether the node waits for re-evaluation, and why. Guarded by the reconciler's lock
+    /// (``Reconciler/markDirty(_:cause:)``).
+    var isDirty = false
+    var pendingCauses: [String] = []
     /// This node's position among its parent's children (kept by the reconciler).
     var indexInParent = 0
 
@@ -48,6 +52,9 @@ public final class _NodeHandle: @unchecked Sendable {
         /// Names of storage objects (`_value`), for the log.
         var names: [ObjectIdentifier: String] = [:]
         var tracking: AnyCancellable?
+        /// The log cause of the last `@Observable` change this node heard of, by key path (naming
+        /// the property costs a type name and a symbol lookup).
+        var lastObservableCause: (keyPath: AnyKeyPath, cause: String)?
         var generation = 0
         /// `objectWillChange` subscriptions, by field index, with the object they watch.
         var objectSubscriptions: [Int: (object: ObjectIdentifier, token: AnyCancellable)] = [:]
@@ -157,15 +164,26 @@ public final class _NodeHandle: @unchecked Sendable {
     func changed(_ event: TrackingEvent, generation: Int) {
         // `object` is nil for an @Observable model's change (Observation does not say which instance).
         if let object = event.object, !isViewDependency(object) { return }
-        let (current, label) = guarded.withLock { guarded in
-            (guarded.generation == generation, event.object.flatMap { guarded.names[ObjectIdentifier($0)] })
+        let keyPath = event.object == nil ? event.changedKeyPath : nil
+        let (current, label, cached) = guarded.withLock { guarded in
+            (
+                guarded.generation == generation, event.object.flatMap { guarded.names[ObjectIdentifier($0)] },
+                keyPath != nil && guarded.lastObservableCause?.keyPath == keyPath ? guarded.lastObservableCause?.cause : nil
+            )
         }
         guard current else { return }
+        if let cached {
+            reconciler.markDirty(self, cause: cached)
+            return
+        }
         // An @Observable model's change comes with its key path only (no object); the event names
         // its property from the binary's symbols, once per key path.
         let property = event.propertyName ?? "property"
         let name = label ?? (event.object as? LabeledStorage)?.label ?? "\(event.subjectType).\(property)"
-        reconciler.markDirty(self, cause: "\(name) changed")
+        let cause = "\(name) changed"
+        // The cause of an @Observable change depends on its key path only: kept for the next one.
+        if let keyPath { guarded.withLock { $0.lastObservableCause = (keyPath, cause) } }
+        reconciler.markDirty(self, cause: cause)
     }
 
     /// Re-evaluate on any `objectWillChange` of `object` (object-level, as SwiftUI does for

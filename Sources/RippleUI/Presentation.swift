@@ -3,7 +3,7 @@ import Foundation
 // Sheets, full-screen covers, alerts and confirmation dialogs: presentation is state. A presented
 // sheet is a child of the view that presents it, with an identity of its own: dismissing it
 // removes its node (its `@State` is gone; the next presentation starts fresh), and while it is up
-// it covers the rest of the screen for the test API (``RenderTree/texts``, ``RenderTree/tap(_:)``).
+// it covers the rest of the screen for the test API (``RenderTree/texts``, ``RenderTree/tap(_:matching:)``).
 
 /// An action that dismisses the current presentation (SwiftUI's `DismissAction`): read it with
 /// `@Environment(\.dismiss)` and call it, `dismiss()`. In a sheet it dismisses the sheet; in a

@@ -30,12 +30,14 @@ final class Reconciler {
 
     /// What the reconciler keeps for any thread: changes mark nodes from anywhere.
     private struct Marks {
-        /// Nodes waiting for re-evaluation, with the causes gathered so far.
-        var dirty: [ObjectIdentifier: (node: _NodeHandle, causes: [String])] = [:]
+        /// Nodes marked since a pass last gathered them (each node's causes are its own
+        /// ``_NodeHandle/pendingCauses``, guarded by this lock; a node whose causes were taken since
+        /// is skipped). A list, not a table: marking a node and taking its causes cost no hashing.
+        var dirty: [_NodeHandle] = []
         /// Nodes that became dirty since a pass last looked, in the order they were marked.
         var added: [_NodeHandle] = []
-        /// The log and the evaluation counts.
-        var entries: [String] = []
+        /// The log (made into lines when read) and the evaluation counts.
+        var entries: [(typeName: String, reasons: [String])] = []
         var counts: [String: Int] = [:]
         var nodesCreated = 0
         /// How many presented screens are attached (sheets, alerts, pushed screens).
@@ -58,7 +60,9 @@ final class Reconciler {
     // MARK: Diagnostics
 
     /// Every composite body evaluation so far, with why.
-    var log: [String] { marks.withLock { $0.entries } }
+    var log: [String] {
+        marks.withLock { $0.entries }.map { "\($0.typeName): " + $0.reasons.joined(separator: ", ") }
+    }
 
     /// Forgets the log (counts are kept).
     func clearLog() { marks.withLock { $0.entries = [] } }
@@ -113,11 +117,14 @@ final class Reconciler {
         while passes < 100 {
             pass += 1
             var evaluatedAny = false
-            var queue = PassQueue(pending: marks.withLock { marks -> [_NodeHandle] in
+            let pending = marks.withLock { marks -> [_NodeHandle] in
                 marks.added = []
-                marks.dirty = marks.dirty.filter { $0.value.node.attached }
-                return marks.dirty.values.map(\.node)
-            })
+                // Still waiting: marked, attached, and not evaluated with its parent since.
+                marks.dirty.removeAll { !$0.isDirty || !$0.attached }
+                return marks.dirty
+            }
+            if pending.isEmpty { return }
+            var queue = PassQueue(pending: pending)
             while let next = queue.next(adding: marks.withLock { marks -> [_NodeHandle] in
                 defer { marks.added = [] }
                 return marks.added
@@ -153,21 +160,23 @@ final class Reconciler {
     nonisolated func markDirty(_ node: _NodeHandle, cause: String) {
         marks.withLock { marks in
             guard node.attached else { return }
-            let key = ObjectIdentifier(node)
-            var entry: (node: _NodeHandle, causes: [String])
-            if let existing = marks.dirty[key] {
-                entry = existing
-            } else {
-                entry = (node, [])
+            if !node.isDirty {
+                node.isDirty = true
+                marks.dirty.append(node)
                 marks.added.append(node)
             }
-            if !entry.causes.contains(cause) { entry.causes.append(cause) }
-            marks.dirty[key] = entry
+            if !node.pendingCauses.contains(cause) { node.pendingCauses.append(cause) }
         }
     }
 
+    /// The causes gathered for `node` since its last evaluation (none if it is not dirty).
     private func takeCauses(_ node: _NodeHandle) -> [String] {
-        marks.withLock { $0.dirty.removeValue(forKey: ObjectIdentifier(node))?.causes ?? [] }
+        marks.withLock { _ in
+            guard node.isDirty else { return [] }
+            node.isDirty = false
+            defer { node.pendingCauses = [] }
+            return node.pendingCauses
+        }
     }
 
     /// Runs `action` once the current pass has finished evaluating (`onChange` actions).
@@ -196,7 +205,7 @@ final class Reconciler {
         let view = node.view
         var environment = node.environment
         let children: [_Child]
-        if let primitive = view as? any _PrimitiveView {
+        if node.isPrimitive, let primitive = view as? any _PrimitiveView {
             if node.layout.listsStoredChildren {
                 // Its children were built by its parent's body: listing them reads nothing.
                 children = primitive._children(in: node)
@@ -212,12 +221,11 @@ final class Reconciler {
             updatePrimitive(primitive, node: node, previous: previousView)
         } else {
             let typeName = node.typeName
-            let line = "\(typeName): " + reasons.joined(separator: ", ")
             marks.withLock {
-                $0.entries.append(line)
+                $0.entries.append((typeName, reasons))
                 $0.counts[typeName, default: 0] += 1
             }
-            if printsChanges { print(line) }
+            if printsChanges { print("\(typeName): " + reasons.joined(separator: ", ")) }
             var body: (any View)?
             node.setTracking(
                 track({ body = evaluateBody(view) }, phase: .willSet) { [weak node] event in
@@ -290,7 +298,8 @@ final class Reconciler {
         node.children = kept
         for (index, child) in kept.enumerated() where child.indexInParent != index { child.indexInParent = index }
         for (child, reasons) in toEvaluate {
-            evaluate(child, reasons: reasons + takeCauses(child).filter { !reasons.contains($0) })
+            let pending = takeCauses(child)
+            evaluate(child, reasons: pending.isEmpty ? reasons : reasons + pending.filter { !reasons.contains($0) })
         }
     }
 

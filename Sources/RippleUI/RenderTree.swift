@@ -24,7 +24,7 @@ import Foundation
 ///   reads, at property level; `@ObservedObject`/`@StateObject`/`@EnvironmentObject` at object
 ///   level (any `objectWillChange`); `@Environment` values; the view's own inputs (`@self`).
 /// - Updates wait for ``flush()`` (the turn of the run loop SwiftUI waits for); the interactions
-///   (``tap(_:)``, ``type(_:into:)``, ``focus(_:)``, ``toggle(_:)``) flush by themselves.
+///   (``tap(_:matching:)``, ``type(_:into:matching:)``, ``focus(_:matching:)``, ``toggle(_:matching:)``) flush by themselves.
 /// - Diagnostics, like SwiftUI's `Self._printChanges()`: every composite body evaluation is logged
 ///   with why (`@identity`, `@self`, the changed dependencies).
 ///
@@ -40,8 +40,11 @@ public final class RenderTree {
     private var namesCached = false
     /// The index of buttons and links by name.
     let controlIndex = ControlIndex()
-    /// The field the test focused last (``focus(_:)``), for focused values.
+    /// The field the test focused last (``focus(_:matching:)``), for focused values.
     var lastFocused = WeakNode()
+    /// The `.focusedValue` writers inserted (removed ones are dropped when focused values are
+    /// worked out).
+    var focusedValueWriters: [WeakNode] = []
 
     /// The root node.
     var root: _NodeHandle { reconciler.root }
@@ -79,7 +82,7 @@ public final class RenderTree {
 
     /// The texts the screen shows now, depth first: texts, and `[title: value]` for fields,
     /// toggles, sliders, steppers and pickers. Only the top screen counts: the pushed destination
-    /// of a navigation stack, the presented sheet (see ``RenderTree/tap(_:)``).
+    /// of a navigation stack, the presented sheet (see ``RenderTree/tap(_:matching:)``).
     public var texts: [String] { visibleTexts() }
 
     /// An indented outline of the tree: one line per node, with what it shows.
@@ -143,6 +146,7 @@ public final class RenderTree {
 extension RenderTree: ReconcilerObserver {
     func inserted(_ node: _NodeHandle) {
         if node.roles.contains(.tappable) { controlIndex.markPending(node) }
+        if node.roles.contains(.focusedValueWriter) { focusedValueWriters.append(WeakNode(node: node)) }
     }
 
     func evaluating(_ node: _NodeHandle) {

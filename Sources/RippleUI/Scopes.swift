@@ -33,22 +33,30 @@ import Foundation
         texts.contains(name) || imageNames().contains { $0.contains(name) } || accessibilityLabels.contains(name)
     }
 
-    /// Taps the button or link in this part named `title` (exactly: its label's texts, its
-    /// images' names, its accessibility names), then flushes.
+    /// Taps the button or link in this part named `title` (its label's texts, its images' names,
+    /// its accessibility names; exactly unless `matching` is `.prefix`), then flushes.
     ///
     /// - Throws: ``RenderTreeLookupError`` naming the buttons in this part.
-    public func tap(_ title: String) throws {
+    public func tap(_ title: String, matching: NameMatching = .exact) throws {
         var found: (_NodeHandle, any _Tappable)?
+        var prefixed: (_NodeHandle, any _Tappable)?
         var available: [String] = []
         node.visitOnScreen { inner in
             guard found == nil else { return false }
             if inner.roles.contains(.tappable), let control = inner.view as? any _Tappable {
                 let names = tree.ownNames(of: inner)
-                if names.contains(title) { found = (inner, control) } else if let first = names.first { available.append(first) }
+                if names.contains(title) {
+                    found = (inner, control)
+                } else {
+                    if matching == .prefix, prefixed == nil, names.contains(where: { $0.hasPrefix(title) }) {
+                        prefixed = (inner, control)
+                    }
+                    if let first = names.first { available.append(first) }
+                }
             }
             return true
         }
-        guard let (control, tappable) = found else {
+        guard let (control, tappable) = found ?? prefixed else {
             throw RenderTreeLookupError(kind: "button", name: title, available: available, texts: texts)
         }
         tree.interact(control) { tappable._tap(node: control) }

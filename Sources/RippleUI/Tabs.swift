@@ -4,7 +4,7 @@ import Foundation
 // its position), inserted the first time it is selected and kept while the tab view is there — a
 // tab switched away from keeps its `@State` and its pushed screens, as in SwiftUI. Only the
 // selected tab is on screen for the test API; the tab bar (one button per tab, titled by its
-// `.tabItem` label) is on screen with it, after it: ``RenderTree/tap(_:)`` on a tab's title selects
+// `.tabItem` label) is on screen with it, after it: ``RenderTree/tap(_:matching:)`` on a tab's title selects
 // it, as a user's tap on the tab bar does.
 
 /// A view that switches between tabs (SwiftUI's `TabView`). Each top-level view of its content is
@@ -188,16 +188,18 @@ extension RenderTree {
         return bar.children.first { ($0.view as? _TabButton)?.isSelected == true }?.textsOnScreen().joined(separator: " ")
     }
 
-    /// Selects the tab titled `title` of the tab view on screen (a tap on the tab bar), then
-    /// flushes.
+    /// Selects the tab titled `name` of the tab view on screen (a tap on the tab bar; the title
+    /// exactly unless `matching` is `.prefix`), then flushes.
     ///
     /// - Throws: ``RenderTreeLookupError`` naming the tabs on screen.
-    public func selectTab(_ title: String) throws {
+    public func selectTab(_ name: String, matching: NameMatching = .exact) throws {
+        let title = { (button: _NodeHandle) in button.textsOnScreen().joined(separator: " ") }
         guard let bar = tabBar(),
-            let button = bar.children.first(where: { $0.textsOnScreen().joined(separator: " ") == title }),
+            let button = bar.children.first(where: { title($0) == name })
+                ?? bar.children.first(where: { matching.matches(name, title($0)) }),
             let tab = button.view as? _TabButton
         else {
-            throw RenderTreeLookupError(kind: "tab", name: title, available: tabs, texts: texts)
+            throw RenderTreeLookupError(kind: "tab", name: name, available: tabs, texts: texts)
         }
         tab.select()
         flush()

@@ -249,7 +249,7 @@ public struct Text: _PrimitiveView, Equatable {
     public var _text: String? { content }
 }
 
-/// A control that performs an action when tapped (``RenderTree/tap(_:)``).
+/// A control that performs an action when tapped (``RenderTree/tap(_:matching:)``).
 public struct Button<Label: View>: _PrimitiveView {
     /// What a tap runs.
     public let action: () -> Void
@@ -272,7 +272,7 @@ extension Button where Label == Text {
     }
 }
 
-/// A text input bound to a string (``RenderTree/focus(_:)`` and ``RenderTree/type(_:into:)``).
+/// A text input bound to a string (``RenderTree/focus(_:matching:)`` and ``RenderTree/type(_:into:matching:)``).
 ///
 /// It behaves as SwiftUI's does towards its binding: gaining focus writes the current text back
 /// through the binding, and every edit is written twice (the text, then the same text again as

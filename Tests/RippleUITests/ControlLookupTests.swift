@@ -32,9 +32,54 @@ import Testing
         try tree.tap("Tap 49: 1")
         #expect(tree.texts.suffix(2) == ["Row 49", "Tap 49: 2"])
         #expect(throws: RenderTreeLookupError.self) { try tree.tap("Tap 49: 1") }
-        // A prefix still finds it.
-        try tree.tap("Tap 49")
+        // A prefix finds it only when asked for.
+        #expect(throws: RenderTreeLookupError.self) { try tree.tap("Tap 49") }
+        try tree.tap("Tap 49", matching: .prefix)
         #expect(tree.texts.last == "Tap 49: 3")
+    }
+
+    /// Every gesture matches a name exactly unless the test asks for a prefix: "Star" is not
+    /// "Starred" (a prefix found by default tapped the wrong control when the right one was gone).
+    @Test func gesturesMatchExactlyUnlessAskedForAPrefix() throws {
+        struct Screen: View {
+            @State private var log: [String] = []
+            @State private var on = false
+            @State private var flavor = "Vanilla"
+            var body: some View {
+                VStack {
+                    Button("Starred") { log.append("starred") }
+                    Toggle("Notifications enabled", isOn: $on)
+                    Picker("Flavor choice", selection: $flavor) {
+                        Text("Vanilla").tag("Vanilla")
+                        Text("Chocolate chip").tag("Chocolate chip")
+                    }
+                    List {
+                        ForEach(["Turtle Rock"], id: \.self) { name in
+                            HStack {
+                                Text(name)
+                                Button("Favorite \(name)") { log.append("favorite") }
+                            }
+                        }
+                    }
+                    Text(log.joined(separator: ","))
+                }
+            }
+        }
+        let tree = RenderTree(Screen())
+        #expect(throws: RenderTreeLookupError.self) { try tree.tap("Star") }
+        #expect(throws: RenderTreeLookupError.self) { try tree.toggle("Notifications") }
+        #expect(throws: RenderTreeLookupError.self) { try tree.select("Chocolate", in: "Flavor choice") }
+        #expect(throws: RenderTreeLookupError.self) { try tree.select("Chocolate chip", in: "Flavor") }
+        #expect(throws: RenderTreeLookupError.self) { try tree.row(containing: "Turtle Rock").tap("Favorite") }
+        #expect(tree.texts.last == "")
+
+        try tree.tap("Star", matching: .prefix)
+        try tree.toggle("Notifications", matching: .prefix)
+        try tree.select("Chocolate", in: "Flavor", matching: .prefix)
+        try tree.row(containing: "Turtle Rock").tap("Favorite", matching: .prefix)
+        #expect(tree.texts.contains("[Notifications enabled: on]"))
+        #expect(tree.texts.contains("[Flavor choice: Chocolate chip]"))
+        #expect(tree.texts.last == "starred,favorite")
     }
 
     @Test func aSharedNameGoesToTheFirstOnScreenAndAnAncestorsLabelCounts() throws {

@@ -53,7 +53,7 @@ final class SharedStore: ObservableObject {
         SharedStore.shared.count += 1
         tree.flush()
         #expect(tree.log.isEmpty)
-        try tree.tap("Tick")
+        try tree.tap("Tick 0")
         #expect(tree.log == ["Shared: _tick changed"])
         #expect(tree.texts.first == "count \(start + 1)")
     }

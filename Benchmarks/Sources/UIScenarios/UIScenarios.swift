@@ -169,6 +169,27 @@ public enum UISuite {
                         }
                     })
             },
+            Scenario("RippleUI: 1 of 10,000 rows changes (per update)", library: "Ripple") {
+                .prepared(
+                    prepare: { n in
+                        MainActor.assumeIsolated { () -> Prepared in
+                            let prepared = Prepared(count: n)
+                            prepared.items = (0..<10_000).map(RowItem.init)
+                            prepared.tree = RenderTree(RowList(items: prepared.items, selection: prepared.selection))
+                            return prepared
+                        }
+                    },
+                    run: { object in
+                        let prepared = object as! Prepared
+                        MainActor.assumeIsolated {
+                            let tree = prepared.tree!
+                            for step in 0..<prepared.count {
+                                prepared.items[(step &* 7) % 10_000].value &+= 1
+                                tree.flush()
+                            }
+                        }
+                    })
+            },
             Scenario("RippleUI: selection passed to 1,000 rows (per update)", library: "Ripple") {
                 .prepared(
                     prepare: { n in
