@@ -1256,6 +1256,42 @@ func zipCompletesBeforeSubscription(_ c: Case, openCombine: [String]) -> String?
     return c.ops[..<zip].allSatisfy({ passesCompletionAtOnce($0, failure: failure) }) ? name : nil
 }
 
+/// Whether, run again with a probe right above and right below each buffer, Ripple's history
+/// shows a buffer finishing while it still holds values: `.finished` passes its probe below after
+/// fewer values than passed its probe above (a buffer delivers what it holds before its upstream's
+/// `.finished`; the subscriber's missing demand, or OpenCombine losing that completion, does not
+/// make an early one right). Not over `ObservableObjectPublisher`, which sends whatever the demand
+/// (a full buffer drops values there).
+private func finishesABufferHoldingValues(_ c: Case) -> Bool {
+    guard c.source != .objectWillChange else { return false }
+    var instrumented = c
+    instrumented.ops = []
+    var pairs: [(above: String, below: String)] = []
+    var probes = 0
+    for op in c.ops {
+        switch op {
+        case .bufferByRequest, .bufferKeepFull, .bufferCustomError:
+            instrumented.ops += [.probe, op, .probe]
+            pairs.append(("P\(probes + 1)", "P\(probes + 2)"))
+            probes += 2
+        case .probe:
+            probes += 1
+            instrumented.ops.append(op)
+        default:
+            instrumented.ops.append(op)
+        }
+    }
+    guard !pairs.isEmpty else { return false }
+    let ripple = histories(instrumented).ripple
+    func values(_ probe: String, before end: Int) -> Int {
+        ripple[..<end].filter { $0.hasPrefix(probe + " value ") && !$0.contains(" returned ") }.count
+    }
+    return pairs.contains { above, below in
+        guard let finished = ripple.firstIndex(of: below + " completion finished") else { return false }
+        return values(above, before: finished) > values(below, before: finished)
+    }
+}
+
 /// Whether Ripple's history finishes a party (the subscriber, `assign`'s object, a probe) to which
 /// OpenCombine's history delivers more values than Ripple's did: a premature `.finished` of
 /// Ripple's, never what OpenCombine mishandling a completion explains (it loses one, or what
@@ -1739,7 +1775,8 @@ func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String
     // early (a buffer that lost its last element) and the rule does not apply.
     if let zip = zipCompletesBeforeSubscription(c, openCombine: openCombine), openCombine != ripple,
         !finishesAPartyShortOf(openCombine, ripple: ripple),
-        agreeUntilACompletion(c, openCombine, ripple) || agreeUntilACompletionAboveZipAndBuffer(c)
+        agreeUntilACompletion(c, openCombine, ripple) || agreeUntilACompletionAboveZipAndBuffer(c),
+        !finishesABufferHoldingValues(c)
     {
         return zip
     }
