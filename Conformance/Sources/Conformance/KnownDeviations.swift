@@ -521,12 +521,23 @@ let knownDeviations: [KnownDeviation] = [
         let bottom = bottomProbes(c)
         let aboveIgnoreOutput = probesRightAboveIgnoreOutput(c)
         var cancelled: Set<Substring> = []
+        // One `.unlimited` per subscription is ignoreOutput's own (the requests of an operator
+        // below it that pass through it are not: a reducing operator's, Ripple's asks nothing).
+        var ignoreOutputAsked: Set<Substring> = []
         return events.enumerated().filter { i, event in
             let parts = event.split(separator: " ", maxSplits: 2)
             guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
             if parts[1] == "cancel" { cancelled.insert(parts[0]) }
-            if parts[1] == "got" { cancelled.remove(parts[0]) }
-            if aboveIgnoreOutput.contains(parts[0]) { return true }
+            if parts[1] == "got" {
+                cancelled.remove(parts[0])
+                ignoreOutputAsked.remove(parts[0])
+            }
+            if aboveIgnoreOutput.contains(parts[0]), event == "\(parts[0]) request unlimited",
+                !ignoreOutputAsked.contains(parts[0])
+            {
+                ignoreOutputAsked.insert(parts[0])
+                return true
+            }
             return own.contains(i) || !(parts[1] == "request" && cancelled.contains(parts[0]))
         }.map(\.element).map { event in
             // Nor does demand returned to it: a value in flight when the subscriber cancelled
