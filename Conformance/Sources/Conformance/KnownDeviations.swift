@@ -509,16 +509,35 @@ let knownDeviations: [KnownDeviation] = [
     // final). Not undone: a request the script or the subscriber makes after cancelling, where it
     // reaches the probes right below the subscriber (the runner's own stages, the same code in
     // both libraries, log what is asked of them before passing it up).
+    // Nor a request of `ignoreOutput`'s: it hands its upstream's subscription straight down and
+    // keeps no state, so its `.unlimited` request (made after it handed that subscription on, where
+    // the downstream may have cancelled it) and every later request reach that subscription in
+    // Combine as in Ripple (OpenCombine's IgnoreOutputTests, recorded against Combine:
+    // testSendsSubscriptionDownstreamBeforeDemandUpstream, and testDemand, where a request made
+    // after two cancels reaches the upstream subscription).
     KnownDeviation(name: "Ripple by design: no request reaches a subscription after it was cancelled") {
         c, events in
         let own = subscribersOwnRequests(c, events)
         let bottom = bottomProbes(c)
+        let aboveIgnoreOutput = probesRightAboveIgnoreOutput(c)
         var cancelled: Set<Substring> = []
+        // One `.unlimited` per subscription is ignoreOutput's own (the requests of an operator
+        // below it that pass through it are not: a reducing operator's, Ripple's asks nothing).
+        var ignoreOutputAsked: Set<Substring> = []
         return events.enumerated().filter { i, event in
             let parts = event.split(separator: " ", maxSplits: 2)
             guard parts.count >= 2, parts[0].hasPrefix("P") else { return true }
             if parts[1] == "cancel" { cancelled.insert(parts[0]) }
-            if parts[1] == "got" { cancelled.remove(parts[0]) }
+            if parts[1] == "got" {
+                cancelled.remove(parts[0])
+                ignoreOutputAsked.remove(parts[0])
+            }
+            if aboveIgnoreOutput.contains(parts[0]), event == "\(parts[0]) request unlimited",
+                !ignoreOutputAsked.contains(parts[0])
+            {
+                ignoreOutputAsked.insert(parts[0])
+                return true
+            }
             return own.contains(i) || !(parts[1] == "request" && cancelled.contains(parts[0]))
         }.map(\.element).map { event in
             // Nor does demand returned to it: a value in flight when the subscriber cancelled
@@ -851,6 +870,18 @@ func bottomProbes(_ c: Case) -> Set<Substring> {
         default:
             return out
         }
+    }
+    return out
+}
+
+/// The probes right above an `ignoreOutput` (its upstream: what it asks of them, it asks of the
+/// subscription it handed down as it is).
+func probesRightAboveIgnoreOutput(_ c: Case) -> Set<Substring> {
+    var out: Set<Substring> = []
+    var n = 0
+    for (i, op) in c.ops.enumerated() where op == .probe {
+        n += 1
+        if i + 1 < c.ops.count, c.ops[i + 1] == .ignoreOutput { out.insert(Substring("P\(n)")) }
     }
     return out
 }
@@ -1236,6 +1267,67 @@ func zipCompletesBeforeSubscription(_ c: Case, openCombine: [String]) -> String?
     return c.ops[..<zip].allSatisfy({ passesCompletionAtOnce($0, failure: failure) }) ? name : nil
 }
 
+/// Whether, run again with a probe right above and right below each buffer, Ripple's history
+/// shows a buffer finishing while it still holds values: `.finished` passes its probe below after
+/// fewer values than passed its probe above (a buffer delivers what it holds before its upstream's
+/// `.finished`; the subscriber's missing demand, or OpenCombine losing that completion, does not
+/// make an early one right). Not over `ObservableObjectPublisher`, which sends whatever the demand
+/// (a full buffer drops values there).
+private func finishesABufferHoldingValues(_ c: Case) -> Bool {
+    guard c.source != .objectWillChange else { return false }
+    var instrumented = c
+    instrumented.ops = []
+    var pairs: [(above: String, below: String)] = []
+    var probes = 0
+    for op in c.ops {
+        switch op {
+        case .bufferByRequest, .bufferKeepFull, .bufferCustomError:
+            instrumented.ops += [.probe, op, .probe]
+            pairs.append(("P\(probes + 1)", "P\(probes + 2)"))
+            probes += 2
+        case .probe:
+            probes += 1
+            instrumented.ops.append(op)
+        default:
+            instrumented.ops.append(op)
+        }
+    }
+    guard !pairs.isEmpty else { return false }
+    let ripple = histories(instrumented).ripple
+    func values(_ probe: String, before end: Int) -> Int {
+        ripple[..<end].filter { $0.hasPrefix(probe + " value ") && !$0.contains(" returned ") }.count
+    }
+    return pairs.contains { above, below in
+        guard let finished = ripple.firstIndex(of: below + " completion finished") else { return false }
+        return values(above, before: finished) > values(below, before: finished)
+    }
+}
+
+/// Whether Ripple's history finishes a party (the subscriber, `assign`'s object, a probe) to which
+/// OpenCombine's history delivers more values than Ripple's did: a premature `.finished` of
+/// Ripple's, never what OpenCombine mishandling a completion explains (it loses one, or what
+/// follows it, sends it early, or turns a failure into `.finished` — on which an operator below
+/// may make a value of its own, `reduce`'s: a failure of Ripple's there is not premature).
+func finishesAPartyShortOf(_ openCombine: [String], ripple: [String]) -> Bool {
+    /// Per party: the values it got, and whether it finished.
+    func tally(_ events: [String]) -> [Substring: (values: Int, finished: Bool)] {
+        var out: [Substring: (values: Int, finished: Bool)] = [:]
+        for event in events {
+            let parts = event.split(separator: " ")
+            guard parts.count >= 2, parts[0] == "S" || parts[0] == "A" || parts[0].hasPrefix("P") else { continue }
+            var entry = out[parts[0]] ?? (0, false)
+            if parts[1] == "value", !event.contains(" returned ") { entry.values += 1 }
+            if parts[1] == "completion", parts.count >= 3, parts[2] == "finished" { entry.finished = true }
+            out[parts[0]] = entry
+        }
+        return out
+    }
+    let theirs = tally(openCombine)
+    return tally(ripple).contains { party, mine in
+        mine.finished && (theirs[party]?.values ?? 0) > mine.values
+    }
+}
+
 /// Whether the histories agree up to the first completion either of them shows (a subscriber's or
 /// a probe's): they part at a completion or after one.
 private func agreeUntilACompletion(_ c: Case, _ openCombine: [String], _ ripple: [String]) -> Bool {
@@ -1522,11 +1614,6 @@ func throttleHandsItsSubscriptionOnLate(_ c: Case, openCombine: [String], ripple
         let parts = stamped.split(separator: " ")
         return parts.count >= 3 && parts[2] == "completion"
     }
-    let partsAtACompletion = completion(j < (mine[party] ?? []).count ? mine[party]![j] : nil)
-        || completion(j < (theirs[party] ?? []).count ? theirs[party]![j] : nil)
-    if completesAtOnce, partsAtACompletion, !ripple[..<position].contains(where: { $0.hasPrefix("do send(") }) {
-        return name + "; throttle has a completion its upstream sends while it subscribes before it subscribes its downstream (what follows is no reference)"
-    }
     // A value sent while subscribing finds demand only where the subscriber asks for some inside
     // receive(subscription:) (its plan's initial demand; a sink, `assign` or a subject relay asks
     // for `.unlimited` there).
@@ -1543,6 +1630,43 @@ func throttleHandsItsSubscriptionOnLate(_ c: Case, openCombine: [String], ripple
         }
     }
     let asksAtOnce = asksBelow || (c.wrap == .none || c.wrap == .anySubscriber ? c.plan.initial != 0 : true)
+    // Narrowed (one-sided): OpenCombine's party completes where Ripple's has something else — the
+    // value or request the downstream's demand brought first — never the other way round, and
+    // Ripple never completes a party OpenCombine delivers more values to (a throttle of Ripple's
+    // that lost a value). Reset on a new subscription: the parting comes before any party below
+    // the throttle is subscribed a second time (a `retry` or `catch` below it). And the condition
+    // it names, checked: the downstream acts inside its receive(subscription:) — it asks for
+    // demand there (Ripple's subscriber had demand left for a value it parts at), or an operator
+    // below schedules its request there (`subscribe(on:)`) — which OpenCombine's early completion
+    // overtakes.
+    let latestHere: Bool
+    if case .throttle(_, let l) = c.ops[at] { latestHere = l } else { latestHere = false }
+    let mineAt = j < (mine[party] ?? []).count ? mine[party]![j] : nil
+    let theirsAt = j < (theirs[party] ?? []).count ? theirs[party]![j] : nil
+    let openCombineCompletesFirst = completion(mineAt) && theirsAt != nil && !completion(theirsAt)
+    let subscribedOnce = !parties.contains { party in
+        isBelow(party) && ripple[..<position].filter { $0.hasPrefix(party + " got subscription") }.count > 1
+    }
+    let schedulesItsRequest = c.ops[(at + 1)...].contains(.subscribeOnVirtual)
+    // And where Ripple's party parts at a value: its subscriber had demand left for it, and it is
+    // the value Combine's throttle delivers first there (Apple's expectation swapped in: the first
+    // value the source sent while the throttle subscribed, the last with `latest: true`, followed
+    // through `map`s), not any value.
+    let withinDemand: Bool
+    if let theirsAt, value(theirsAt) {
+        let expected = valueSentWhileSubscribing(c, throttleAt: at, reaching: party, last: latestHere)
+        withinDemand = (party != "S" || (remainingDemand(ripple[..<position]).map { $0 > 0 } ?? true))
+            && (theirs[party] ?? []).prefix(j).filter(value).isEmpty
+            && expected.map { theirsAt.split(separator: " ").last == Substring("\($0)") } == true
+    } else {
+        withinDemand = true
+    }
+    if completesAtOnce, openCombineCompletesFirst, subscribedOnce, asksAtOnce || schedulesItsRequest, withinDemand,
+        !finishesAPartyShortOf(openCombine, ripple: ripple),
+        !ripple[..<position].contains(where: { $0.hasPrefix("do send(") })
+    {
+        return name + "; throttle has a completion its upstream sends while it subscribes before it subscribes its downstream (what follows is no reference)"
+    }
     // Narrowed: only where the party parts at the first value Ripple delivers to it (the one the
     // upstream sent while the throttle subscribed, which OpenCombine dropped).
     // (`assign(to: &$published)`'s object publishes its initial value first.)
@@ -1562,7 +1686,9 @@ func throttleHandsItsSubscriptionOnLate(_ c: Case, openCombine: [String], ripple
         // the script's may come before it.
         let firstInstant = ripple[..<position].filter { $0.hasPrefix("at ") }.count <= 1
         let sentWhileSubscribing: Bool
-        if let expected = valueSentWhileSubscribing(c, throttleAt: at, reaching: party) {
+        // (The first value it sent, or with `latest: true` the last one, which the throttle holds
+        // when its first delivery runs.)
+        if let expected = valueSentWhileSubscribing(c, throttleAt: at, reaching: party, last: latestHere) {
             sentWhileSubscribing = firstInstant && theirsAll[j].split(separator: " ").last == Substring("\(expected)")
         } else {
             sentWhileSubscribing = firstInstant && !ripple[..<position].contains(where: { $0.hasPrefix("do send(") })
@@ -1589,11 +1715,15 @@ func throttleHandsItsSubscriptionOnLate(_ c: Case, openCombine: [String], ripple
 /// The value a source that sends when asked sends first (a `prepend` above the throttle's first
 /// element instead), as it reaches `party`: followed through `map`s and the operators that pass a
 /// value on as it is; `nil` where an operator on the way could change or drop it.
-private func valueSentWhileSubscribing(_ c: Case, throttleAt: Int, reaching party: Substring) -> Int? {
+/// With `last`, the last value such a source sends at once instead (what `throttle(latest: true)`
+/// holds when its first delivery runs).
+private func valueSentWhileSubscribing(
+    _ c: Case, throttleAt: Int, reaching party: Substring, last: Bool = false
+) -> Int? {
     var value: Int?
     switch c.source {
     case .currentValue(let v), .just(let v), .future(let v), .deferredJust(let v): value = v
-    case .sequence(let vs), .record(let vs): value = vs.first
+    case .sequence(let vs), .record(let vs): value = last ? vs.last : vs.first
     default: value = nil
     }
     var end = c.ops.count
@@ -1605,7 +1735,9 @@ private func valueSentWhileSubscribing(_ c: Case, throttleAt: Int, reaching part
     }
     for (i, op) in c.ops[..<end].enumerated() {
         switch op {
-        case .prepend(let vs) where i < throttleAt && !vs.isEmpty: value = vs[0]
+        case .prepend(let vs) where i < throttleAt && !vs.isEmpty:
+            // Its elements come before the source's: the first, or the last where the source sends none.
+            if !last { value = vs[0] } else if value == nil { return nil }
         case .map(let a): value = value.map { $0 + a }
         case .probe, .eraseToAnyPublisher, .mapKeyPath, .handleEvents, .receiveOnImmediate, .subscribeOnImmediate,
             .receiveOnVirtual, .subscribeOnVirtual, .delay, .debounce, .replaceError, .mapError:
@@ -1648,8 +1780,14 @@ func remainingDemand(_ events: ArraySlice<String>) -> Int? {
 func knownOpenCombineDeviation(_ c: Case, openCombine: [String], ripple: [String]) -> String? {
     // Narrowed: OpenCombine's history is no reference only from the completion it mishandles on;
     // before the first completion (in either history) the two must agree.
+    // Narrowed (one-sided): what OpenCombine's zip and buffer do with such a completion is lose it
+    // or what follows it, or send it early; never deliver a party values Ripple's completion cut
+    // short. Where Ripple finishes a party OpenCombine delivers more values to, Ripple finished
+    // early (a buffer that lost its last element) and the rule does not apply.
     if let zip = zipCompletesBeforeSubscription(c, openCombine: openCombine), openCombine != ripple,
-        agreeUntilACompletion(c, openCombine, ripple) || agreeUntilACompletionAboveZipAndBuffer(c)
+        !finishesAPartyShortOf(openCombine, ripple: ripple),
+        agreeUntilACompletion(c, openCombine, ripple) || agreeUntilACompletionAboveZipAndBuffer(c),
+        !finishesABufferHoldingValues(c)
     {
         return zip
     }

@@ -574,7 +574,13 @@ for (key, entry) in tally.diffs.sorted(by: { $0.value.count > $1.value.count }) 
 }
 if !tally.known.isEmpty {
     print("\nKnown OpenCombine deviations (Conformance/README.md), by the rules a case needed together:")
-    for (reason, n) in tally.known.sorted(by: { $0.key < $1.key }) { print("  \(reason): \(n)") }
+    for (reason, n) in tally.known.sorted(by: { $0.key < $1.key }) {
+        print("  \(reason): \(n)")
+        if verbose {
+            let seeds = (tally.knownSeeds[reason] ?? []).map { String(base &+ UInt64($0)) }.joined(separator: ", ")
+            print("      seeds \(seeds)…")
+        }
+    }
     // Per rule: how many known cases each rule took part in (a case may need several rules, so
     // these add up to more than the known total).
     var perRule: [String: Int] = [:]
