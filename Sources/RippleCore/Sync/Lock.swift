@@ -166,6 +166,7 @@ package struct Lock: ~Copyable, @unchecked Sendable {
             }
             switch LockKernel.mode {
             case .priorityInheriting:
+                LockKernel.noteSleepWithPriorityInheritance()
                 switch withAddress(of: word, { lockPI($0) }) {
                 case .acquired:
                     // The kernel wrote this thread's ID; the acquiring load pairs with the releasing
@@ -205,16 +206,31 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     }
 
     /// The caller holds the lock, and threads may sleep on it: hands it to one of them.
+    ///
+    /// Through the kernel whenever a sleeper may be in `FUTEX_LOCK_PI`, whatever the mode says
+    /// now: a sleeper that went to sleep before the process moved to plain futexes is still in the
+    /// kernel's priority-inheriting state for this word, which names this thread as the owner. A
+    /// plain store would free the word behind the kernel's back, and when this thread later ends,
+    /// the kernel hands the lock to that sleeper and writes the sleeper's ID over whoever took the
+    /// word meanwhile — two holders. `FUTEX_UNLOCK_PI` hands it over, or frees the word itself when
+    /// no thread sleeps in the kernel; only if the kernel refuses (a policy, or a plain sleeper
+    /// first in line) does the word go free with a plain store and a wake.
     @inline(never)
     func unlockSlow(_ me: UInt32) {
-        let seen = word.load(ordering: .relaxed)
+        // Acquiring: the waiters bit seen here was set after a sleeper noted its use of priority
+        // inheritance (`LockKernel.noteSleepWithPriorityInheritance()`, releasing).
+        let seen = word.load(ordering: .acquiring)
         require(seen & Self.ownerMask == me, "Ripple: a lock was released by a thread that does not hold it")
         if me >= Self.firstSyntheticOwner {
             // A synthetic owner took the lock without the kernel (the fast path, while the process
-            // still used priority inheritance): FUTEX_UNLOCK_PI would refuse it anyway.
+            // still used priority inheritance): FUTEX_UNLOCK_PI would refuse it anyway, and no
+            // thread sleeps in FUTEX_LOCK_PI on its word (the kernel answers ESRCH for it).
             LockKernel.refusePriorityInheritance()
         }
-        if LockKernel.mode == .priorityInheriting {
+        let mode = LockKernel.mode
+        if me < Self.firstSyntheticOwner,
+            mode == .priorityInheriting || LockKernel.hasSleptWithPriorityInheritance
+        {
             // A releasing read-modify-write that changes nothing: what the kernel writes next is
             // not an atomic operation the acquiring side (or ThreadSanitizer) can pair with.
             _ = word.compareExchange(expected: seen, desired: seen, ordering: .releasing)
@@ -222,7 +238,7 @@ package struct Lock: ~Copyable, @unchecked Sendable {
             case .acquired, .again:
                 return
             case .deadlock, .refused:
-                LockKernel.refusePriorityInheritance()
+                if mode == .priorityInheriting { LockKernel.refusePriorityInheritance() }
             }
         }
         // Plain futexes: free the word, then wake one sleeper; one that took it meanwhile with the
@@ -328,6 +344,21 @@ enum LockKernel {
         }
     }
 
+    /// Whether a lock of this process has ever slept in `FUTEX_LOCK_PI`: from then on an unlock
+    /// with sleepers goes through `FUTEX_UNLOCK_PI` first even after the switch to plain futexes
+    /// (``Lock/unlockSlow(_:)``), since a sleeper from before the switch may still be in the
+    /// kernel. Never set under `RIPPLE_LOCK=plain`, so such a process never makes the call.
+    static var hasSleptWithPriorityInheritance: Bool {
+        lockKernelSleptWithPI.load(ordering: .acquiring) != 0
+    }
+
+    /// Called before each `FUTEX_LOCK_PI` sleep (a store only the first time).
+    static func noteSleepWithPriorityInheritance() {
+        if lockKernelSleptWithPI.load(ordering: .relaxed) == 0 {
+            lockKernelSleptWithPI.store(1, ordering: .releasing)
+        }
+    }
+
     /// Forces `mode` (tests of the fallbacks: the mode never moves back up otherwise).
     static func force(_ mode: Mode) {
         lockKernelMode.store(mode.rawValue, ordering: .relaxed)
@@ -342,6 +373,9 @@ enum LockKernel {
 /// ``LockKernel/mode``'s raw value, 0 until the first wait decides it. A global, initialised on
 /// first use.
 private let lockKernelMode = AtomicCell<UInt32>(0)
+
+/// ``LockKernel/hasSleptWithPriorityInheritance``: 1 once a lock slept in `FUTEX_LOCK_PI`.
+private let lockKernelSleptWithPI = AtomicCell<UInt32>(0)
 
 /// What a priority-inheriting futex call answered.
 enum FutexLockResult {

@@ -211,5 +211,64 @@ import Testing
         guard finished else { return }
         #expect(guarded.count == threads * iterations)
     }
+
+    #if os(Linux)
+    /// The switch's hazard, made to happen: a thread asleep in `FUTEX_LOCK_PI` when the process
+    /// moves to plain futexes, its holder unlocking after the switch and then ending. The kernel
+    /// still counts the ended holder as the owner of the sleeper's priority-inheriting state; had
+    /// the unlock freed the word with a plain store (and a third thread taken it), the holder's
+    /// exit would hand the lock to the sleeper and the kernel would write the sleeper's ID over
+    /// the third thread's. The unlock hands the lock to the sleeper through the kernel instead, so
+    /// the word keeps naming its one holder.
+    @Test(.timeLimit(.minutes(1))) func aPrioritySleeperOutlivingTheSwitchAndItsHolderTakesNoHeldLock() {
+        let previous = LockKernel.mode
+        defer { LockKernel.force(previous) }
+        for _ in 0..<10 {
+            LockKernel.force(.priorityInheriting)
+            let guarded = Guarded()
+            let holderLocked = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let holderUnlocked = DispatchSemaphore(value: 0)
+            let thirdHolds = DispatchSemaphore(value: 0)
+            let sleeperDone = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                guarded.lock.lock()
+                holderLocked.signal()
+                release.wait()
+                guarded.count += 1
+                guarded.lock.unlock()
+                holderUnlocked.signal()
+                thirdHolds.wait()
+                // Ends here, with the test's thread holding the lock.
+            }
+            holderLocked.wait()
+            Thread.detachNewThread {
+                guarded.lock.lock()
+                guarded.count += 1
+                guarded.lock.unlock()
+                sleeperDone.signal()
+            }
+            // The sleeper is in the kernel once the kernel has set the waiters bit.
+            let deadline = Date().addingTimeInterval(20)
+            while guarded.word & Lock.waitersBit == 0, Date() < deadline { usleep(50) }
+            LockKernel.force(.plain)
+            release.signal()
+            holderUnlocked.wait()
+            guarded.lock.lock()
+            thirdHolds.signal()
+            // Longer than a bounded sleep: the sleeper is back in user space by then either way.
+            usleep(60_000)
+            let holds = guarded.word & Lock.ownerMask == kernelThreadID()
+            #expect(holds, "the kernel handed a held lock to a priority-inheriting sleeper")
+            guard holds else { return }  // the sleeper holds it too: leave it to the sleeper
+            guarded.count += 1
+            guarded.lock.unlock()
+            #expect(sleeperDone.wait(timeout: .now() + 20) == .success, "the sleeper never got the lock")
+            guarded.lock.lock()
+            #expect(guarded.count == 3)
+            guarded.lock.unlock()
+        }
+    }
+    #endif
     #endif
 }
