@@ -33,7 +33,10 @@ public final class PostgresEventClient: Sendable {
         public var applicationName: String
         /// How long to wait between reconnection attempts.
         public var reconnectBackoff: ReconnectBackoff
-        /// The most connections the query pool opens.
+        /// The most connections the query pool opens (at least 1). One of them is opened when the
+        /// client is made and kept open while it runs, and idle ones are not pinged: a connection
+        /// that died while idle is found by the next operation, which then fails (within
+        /// ``operationTimeout``) and is not retried.
         public var maximumConnections: Int
         /// How long a single operation — ``PostgresStream/append(_:)``, a notification, a consumer's
         /// ``PostgresConsumer/commit(_:)`` or ``PostgresConsumer/storedPosition()``, a stream's
@@ -89,6 +92,13 @@ public final class PostgresEventClient: Sendable {
             configuration.options.additionalStartupParameters = [("application_name", applicationName)]
             configuration.options.maximumConnections = maximumConnections
             configuration.options.connectTimeout = .seconds(5)
+            // The pool's timers cost a few tasks each time a connection goes back idle (postgres-nio
+            // 1.33 runs every timer as a task group of two tasks): with neither an idle timeout (one
+            // connection is kept open for good) nor a keep-alive ping, returning the connection
+            // after an append costs nothing more. A connection that died while idle is found by the
+            // next operation, which then fails within `operationTimeout` like any other.
+            configuration.options.minimumConnections = min(1, maximumConnections)
+            configuration.options.keepAliveBehavior = nil
             return configuration
         }
     }

@@ -32,6 +32,8 @@ public struct PostgresStream<Value: Codable & Sendable>: Sendable {
     public let client: PostgresEventClient
     /// The most rows one catch-up query reads for a subscriber with `.unlimited` demand.
     public let pageSize: Int
+    /// One encoder for the stream's appends (Foundation's encoder is safe to share).
+    private let encoder = JSONEncoder()
 
     init(client: PostgresEventClient, name: String, pageSize: Int) throws {
         try validateName(name)
@@ -81,7 +83,7 @@ public struct PostgresStream<Value: Codable & Sendable>: Sendable {
     /// - Returns: the value's offset.
     @discardableResult
     public func append(_ value: Value) async throws -> Int64 {
-        let json = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        let json = String(decoding: try encoder.encode(value), as: UTF8.self)
         let query = appendQuery(json: json)
         let logger = client.logger
         return try await client.withLeasedConnection(

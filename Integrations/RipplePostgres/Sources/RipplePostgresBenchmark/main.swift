@@ -147,12 +147,17 @@ func runHandWritten(table: String) async throws -> (rate: Double, p50: Double, p
     for index in 0..<count {
         timings.send(index)
         let json = String(decoding: try encoder.encode(payload(index)), as: UTF8.self)
-        try await writer.query(
+        // Like `append`, wait for the statement's row and decode the new offset (not only the
+        // start of the result): the next append starts after this one has committed.
+        let rows = try await writer.query(
             """
             WITH turn AS (SELECT pg_advisory_xact_lock(hashtext(\(channel)))),
                  appended AS (INSERT INTO \(unescaped: table) (value) SELECT \(json)::jsonb FROM turn RETURNING event_offset)
             SELECT event_offset, pg_notify(\(channel), event_offset::text) FROM appended
             """, logger: logger)
+        var offset: Int64?
+        for try await row in rows.decode(Int64.self) { offset = row }
+        guard offset != nil else { fatalError("hand-written append returned no offset") }
     }
     await timings.waitForAll()
     try await reading.value
