@@ -143,7 +143,7 @@ struct ObservableModelsChapter: Chapter {
         try counter.tap("Increment: 0")
         try counter.tap("Increment: 1")
         counter.clearLog()
-        try counter.tap("Root Add")
+        try counter.tap("Root Add 0")
         showScreen(counter, "  after Increment ×2, Root Add")
         showBodies(counter)
 
