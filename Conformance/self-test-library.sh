@@ -27,7 +27,7 @@ only=${1:-}
 # name | file | the line as it is | the line with the defect
 defects=(
   "zipAsksOnlyTheSender|Sources/RippleCore/Combiners/CombinerMachine.swift|        DemandRoute(toSender: returned > 0 ? returned : requestedDuringDelivery, toOthers: returned)|        DemandRoute(toSender: returned > 0 ? returned : requestedDuringDelivery, toOthers: .none)"
-  "bufferDropsItsLastHeldElement|Sources/RippleCore/Buffer/Publishers.Buffer.swift|        state.completion = completion|        state.completion = completion; if !state.buffer.isEmpty { state.buffer.storage.removeLast() }"
+  "bufferDropsItsLastHeldElement|Sources/RippleCore/Buffer/BufferState.swift|        self.completion = completion|        self.completion = completion; if !buffer.isEmpty { buffer.storage.removeLast() }"
   "assignToPublishedReleaseCancelsNothing|Sources/RippleCore/ObservableObject/Publisher+AssignToPublished.swift|        box.keep(AnyCancellable(object: subscriber))|        box.keep(AnyCancellable { withExtendedLifetime(subscriber) {} })"
   "throttleLatestInverted|Sources/RippleCore/Scheduling/Publishers.Throttle.swift|                if latest { state.extra.pending = input }|                if !latest { state.extra.pending = input }"
   "prefixFinishesOneElementLate|Sources/RippleCore/Operators/Publishers.Output.swift|        if remainingCount == 0 { finish() }|        if remainingCount < 0 { finish() }"
