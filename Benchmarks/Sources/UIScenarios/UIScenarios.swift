@@ -146,50 +146,35 @@ final class Prepared: @unchecked Sendable {
 // MARK: Scenarios
 
 public enum UISuite {
+    /// One row's value changes among `rows`, then the tree flushes: the cost of an update should
+    /// follow what changed, not how many rows there are.
+    static func oneRowChanges(amongRows rows: Int, named name: String) -> Scenario {
+        Scenario("RippleUI: 1 of \(name) rows changes (per update)", library: "Ripple") {
+            .prepared(
+                prepare: { n in
+                    MainActor.assumeIsolated { () -> Prepared in
+                        let prepared = Prepared(count: n)
+                        prepared.items = (0..<rows).map(RowItem.init)
+                        prepared.tree = RenderTree(RowList(items: prepared.items, selection: prepared.selection))
+                        return prepared
+                    }
+                },
+                run: { object in
+                    let prepared = object as! Prepared
+                    MainActor.assumeIsolated {
+                        let tree = prepared.tree!
+                        for step in 0..<prepared.count {
+                            prepared.items[(step &* 7) % rows].value &+= 1
+                            tree.flush()
+                        }
+                    }
+                })
+        }
+    }
     public static func scenarios() -> [Scenario] {
         [
-            Scenario("RippleUI: 1 of 1,000 rows changes (per update)", library: "Ripple") {
-                .prepared(
-                    prepare: { n in
-                        MainActor.assumeIsolated { () -> Prepared in
-                            let prepared = Prepared(count: n)
-                            prepared.items = (0..<1_000).map(RowItem.init)
-                            prepared.tree = RenderTree(RowList(items: prepared.items, selection: prepared.selection))
-                            return prepared
-                        }
-                    },
-                    run: { object in
-                        let prepared = object as! Prepared
-                        MainActor.assumeIsolated {
-                            let tree = prepared.tree!
-                            for step in 0..<prepared.count {
-                                prepared.items[(step &* 7) % 1_000].value &+= 1
-                                tree.flush()
-                            }
-                        }
-                    })
-            },
-            Scenario("RippleUI: 1 of 10,000 rows changes (per update)", library: "Ripple") {
-                .prepared(
-                    prepare: { n in
-                        MainActor.assumeIsolated { () -> Prepared in
-                            let prepared = Prepared(count: n)
-                            prepared.items = (0..<10_000).map(RowItem.init)
-                            prepared.tree = RenderTree(RowList(items: prepared.items, selection: prepared.selection))
-                            return prepared
-                        }
-                    },
-                    run: { object in
-                        let prepared = object as! Prepared
-                        MainActor.assumeIsolated {
-                            let tree = prepared.tree!
-                            for step in 0..<prepared.count {
-                                prepared.items[(step &* 7) % 10_000].value &+= 1
-                                tree.flush()
-                            }
-                        }
-                    })
-            },
+            oneRowChanges(amongRows: 1_000, named: "1,000"),
+            oneRowChanges(amongRows: 10_000, named: "10,000"),
             Scenario("RippleUI: selection passed to 1,000 rows (per update)", library: "Ripple") {
                 .prepared(
                     prepare: { n in
