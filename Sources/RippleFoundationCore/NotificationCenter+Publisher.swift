@@ -56,11 +56,10 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         var center: NotificationCenter?
     }
 
-    private let lock = NSLock()  // not yet LockedValue: one of the six left (Documentation/Engine.md, "State behind a lock")
-    private var state: State
+    private let state: LockedValue<State>
 
     init(downstream: Downstream) {
-        state = State(downstream: downstream)
+        state = LockedValue(State(downstream: downstream))
     }
 
     private var sink: NotificationSink { self }
@@ -74,7 +73,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         let observer = center.addObserver(forName: name, object: object, queue: nil) { notification in
             sink.deliver(notification)
         }
-        let stillWanted = lock.withLock { () -> Bool in
+        let stillWanted = state.withLock { state -> Bool in
             guard state.downstream != nil else { return false }
             state.observer = observer
             state.center = center
@@ -84,23 +83,23 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     }
 
     override func deliver(_ notification: Notification) {
-        let downstream = lock.withLock { () -> Downstream? in
+        let downstream = state.withLock { state -> Downstream? in
             guard state.demand > 0, let downstream = state.downstream else { return nil }
             state.demand -= 1
             return downstream
         }
         guard let downstream else { return }
         let more = downstream.receive(notification)
-        if more > 0 { lock.withLock { state.demand += more } }
+        if more > 0 { state.withLock { $0.demand += more } }
     }
 
     func request(_ demand: Subscribers.Demand) {
         require(demand > 0, "NotificationCenter.Publisher: demand must be greater than zero (got \(demand))")
-        lock.withLock { state.demand += demand }
+        state.withLock { $0.demand += demand }
     }
 
     func cancel() {
-        let (observer, center, released) = lock.withLock { () -> ((any NSObjectProtocol)?, NotificationCenter?, Downstream?) in
+        let (observer, center, released) = state.withLock { state -> ((any NSObjectProtocol)?, NotificationCenter?, Downstream?) in
             defer { state = State() }
             return (state.observer, state.center, state.downstream)
         }

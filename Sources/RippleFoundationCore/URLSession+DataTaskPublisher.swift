@@ -80,21 +80,20 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
         var demand = Subscribers.Demand.none
     }
 
-    private let lock = NSLock()  // not yet LockedValue: one of the six left (Documentation/Engine.md, "State behind a lock")
-    private var state: State
+    private let state: LockedValue<State>
     private let request: URLRequest
     private let session: URLSession
 
     init(request: URLRequest, session: URLSession, downstream: Downstream) {
         self.request = request
         self.session = session
-        state = State(downstream: downstream)
+        state = LockedValue(State(downstream: downstream))
     }
 
     var description: String { "DataTaskPublisher" }
 
     var customMirror: Mirror {
-        let state = lock.withLock { self.state }
+        let state = self.state.withLock { $0 }
         return Mirror(
             self, children: [("task", state.task as Any), ("downstream", state.downstream as Any), ("demand", state.demand)])
     }
@@ -103,37 +102,31 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
 
     func request(_ demand: Subscribers.Demand) {
         require(demand > 0, "DataTaskPublisher: demand must be greater than zero (got \(demand))")
-        lock.lock()
-        guard state.downstream != nil else {
-            lock.unlock()
-            return
+        let task = state.withLock { state -> URLSessionDataTask? in
+            guard state.downstream != nil else { return nil }
+            state.demand += demand
+            guard state.task == nil else { return nil }
+            // Creating the task runs no user code (the handler runs only after `resume()`).
+            // The handler keeps this subscription alive until the task is done, as Combine's does.
+            let handler = TaskCompletion { data, response, error in
+                self.complete(data: data, response: response, error: error)
+            }
+            let task = session.dataTask(with: request) { data, response, error in
+                handler.body(data, response, error)
+            }
+            state.task = task
+            return task
         }
-        state.demand += demand
-        guard state.task == nil else {
-            lock.unlock()
-            return
-        }
-        // Creating the task runs no user code (the handler runs only after `resume()`).
-        // The handler keeps this subscription alive until the task is done, as Combine's does.
-        let handler = TaskCompletion { data, response, error in
-            self.complete(data: data, response: response, error: error)
-        }
-        let task = session.dataTask(with: request) { data, response, error in
-            handler.body(data, response, error)
-        }
-        state.task = task
-        lock.unlock()
-        task.resume()
+        task?.resume()
     }
 
     private func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
-        lock.lock()
-        guard let downstream = state.downstream else {
-            lock.unlock()
-            return
+        let ended = state.withLock { state -> State? in
+            guard state.downstream != nil else { return nil }
+            defer { state = State() }
+            return state
         }
-        state = State()
-        lock.unlock()
+        guard let downstream = ended?.downstream else { return }
         switch (response, error) {
         case (let response?, nil):
             _ = downstream.receive((data ?? Data(), response))
@@ -146,10 +139,10 @@ where Downstream.Input == (data: Data, response: URLResponse), Downstream.Failur
     }
 
     func cancel() {
-        lock.lock()
-        let released = state
-        state = State()
-        lock.unlock()
+        let released = state.withLock { state in
+            defer { state = State() }
+            return state
+        }
         released.task?.cancel()
         _ = released.downstream
     }

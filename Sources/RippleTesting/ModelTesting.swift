@@ -70,8 +70,7 @@ public final class LifetimeTracker: @unchecked Sendable {
         let name: String
     }
 
-    private let lock = NSLock()  // not yet LockedValue: one of the six left (Documentation/Engine.md, "State behind a lock")
-    private var entries: [Entry] = []
+    private let entries = LockedValue<[Entry]>([])
 
     /// Creates a tracker watching nothing.
     public init() {}
@@ -79,11 +78,11 @@ public final class LifetimeTracker: @unchecked Sendable {
     /// Starts watching `object`, under `name` for the report.
     public func track(_ object: AnyObject, _ name: String? = nil) {
         let entry = Entry(object: object, name: name ?? "\(type(of: object))")
-        lock.withLock { entries.append(entry) }
+        entries.withLock { $0.append(entry) }
     }
 
     /// The names of the watched objects still alive.
-    public var alive: [String] { lock.withLock { entries.filter { $0.object != nil }.map(\.name) } }
+    public var alive: [String] { entries.withLock { $0.filter { $0.object != nil }.map(\.name) } }
 
     /// Whether every watched object has been released.
     public var allReleased: Bool { alive.isEmpty }
@@ -91,8 +90,7 @@ public final class LifetimeTracker: @unchecked Sendable {
 
 /// Counts from any thread.
 private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()  // not yet LockedValue: one of the six left (Documentation/Engine.md, "State behind a lock")
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
+    private let count = LockedValue(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

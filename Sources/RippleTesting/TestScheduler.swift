@@ -43,10 +43,20 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         var now: SchedulerTimeType
         var pending: [Pending] = []
         var nextSequence = 0
+
+        mutating func enqueue(date: SchedulerTimeType, interval: SchedulerTimeType.Stride?, action: @escaping () -> Void)
+            -> Int
+        {
+            let sequence = nextSequence
+            nextSequence += 1
+            pending.append(Pending(date: date, sequence: sequence, id: sequence, interval: interval, action: action))
+            return sequence
+        }
     }
 
-    private let lock = NSLock()  // not yet LockedValue: one of the six left (Documentation/Engine.md, "State behind a lock")
-    private var state: State
+    /// Nothing under its lock calls out but comparisons of the clock's instants; actions run and
+    /// are released after unlocking.
+    private let state: LockedValue<State>
 
     /// The instant the clock read when the scheduler was created.
     public let start: SchedulerTimeType
@@ -54,21 +64,21 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Creates a scheduler whose clock reads `now` until the test moves it.
     public init(now: SchedulerTimeType) {
         start = now
-        state = State(now: now)
+        state = LockedValue(State(now: now))
     }
 
     /// The virtual clock's current instant.
-    public var now: SchedulerTimeType { lock.withLock { state.now } }
+    public var now: SchedulerTimeType { state.withLock { $0.now } }
 
     /// Zero: the virtual clock has no tolerance.
     public var minimumTolerance: SchedulerTimeType.Stride { .zero }
 
     /// How many actions are waiting for the clock.
-    public var pendingActionCount: Int { lock.withLock { state.pending.count } }
+    public var pendingActionCount: Int { state.withLock { $0.pending.count } }
 
     /// Queues the action for the current instant: it runs at the next `advance` or `run`.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        lock.withLock { _ = enqueueLocked(date: state.now, interval: nil, action: action) }
+        state.withLock { _ = $0.enqueue(date: $0.now, interval: nil, action: action) }
     }
 
     /// Queues the action for `date` (tolerance is ignored).
@@ -76,7 +86,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        lock.withLock { _ = enqueueLocked(date: date, interval: nil, action: action) }
+        state.withLock { _ = $0.enqueue(date: date, interval: nil, action: action) }
     }
 
     /// Queues the action for `date`, then every `interval` after it, until the returned cancellable
@@ -86,25 +96,16 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
         require(interval > .zero, "TestScheduler: a repeating interval must be positive (got \(interval))")
-        let id = lock.withLock { enqueueLocked(date: date, interval: interval, action: action) }
+        let id = state.withLock { $0.enqueue(date: date, interval: interval, action: action) }
         return AnyCancellable { [weak self] in
             guard let self else { return }
-            let removed = lock.withLock { () -> [Pending] in
+            let removed = state.withLock { state -> [Pending] in
                 let leaving = state.pending.filter { $0.id == id }
                 state.pending.removeAll { $0.id == id }
                 return leaving
             }
             _ = removed  // the action is released here, after unlocking
         }
-    }
-
-    private func enqueueLocked(date: SchedulerTimeType, interval: SchedulerTimeType.Stride?, action: @escaping () -> Void)
-        -> Int
-    {
-        let sequence = state.nextSequence
-        state.nextSequence += 1
-        state.pending.append(Pending(date: date, sequence: sequence, id: sequence, interval: interval, action: action))
-        return sequence
     }
 
     /// Runs every action due at or before `now + stride`, in time order, moving the clock to each
@@ -119,7 +120,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         while let next = takeNext(dueBy: instant) {
             next()
         }
-        lock.withLock {
+        state.withLock { state in
             if state.now < instant { state.now = instant }
         }
     }
@@ -137,7 +138,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Removes the earliest action due by `limit` (any, if `nil`), moves the clock to it, and
     /// returns it to run after unlocking. A repeating action is put back for its next instant.
     private func takeNext(dueBy limit: SchedulerTimeType?) -> (() -> Void)? {
-        lock.withLock { () -> (() -> Void)? in
+        state.withLock { state -> (() -> Void)? in
             guard
                 let index = state.pending.indices.min(by: {
                     let a = state.pending[$0], b = state.pending[$1]

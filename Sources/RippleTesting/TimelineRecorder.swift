@@ -21,10 +21,13 @@ public final class TimelineRecorder<Output, Failure: Error, Clock: Scheduler>: S
     /// The recorder's input is the publisher's output.
     public typealias Input = Output
 
-    private let lock = NSLock()  // not yet LockedValue: one of the six left (Documentation/Engine.md, "State behind a lock")
-    private var recorded: [(time: Clock.SchedulerTimeType, event: RecordedEvent<Output, Failure>)] = []
-    private var subscription: (any Subscription)?
-    private var cancelled = false
+    private struct State {
+        var recorded: [(time: Clock.SchedulerTimeType, event: RecordedEvent<Output, Failure>)] = []
+        var subscription: (any Subscription)?
+        var cancelled = false
+    }
+
+    private let state = LockedValue(State())
     private let initialDemand: Subscribers.Demand
     private let clock: Clock
 
@@ -40,7 +43,7 @@ public final class TimelineRecorder<Output, Failure: Error, Clock: Scheduler>: S
 
     /// Everything received with the instant it arrived, in order.
     public var timedEvents: [(time: Clock.SchedulerTimeType, event: RecordedEvent<Output, Failure>)] {
-        lock.withLock { recorded }
+        state.withLock { $0.recorded }
     }
 
     /// Everything received, in order.
@@ -59,24 +62,24 @@ public final class TimelineRecorder<Output, Failure: Error, Clock: Scheduler>: S
 
     /// Asks the publisher for more values.
     public func request(_ demand: Subscribers.Demand) {
-        lock.withLock { subscription }?.request(demand)
+        state.withLock { $0.subscription }?.request(demand)
     }
 
     /// Cancels the subscription; nothing more is recorded.
     public func cancel() {
-        let leaving = lock.withLock { () -> (any Subscription)? in
-            cancelled = true
-            defer { subscription = nil }
-            return subscription
+        let leaving = state.withLock { state -> (any Subscription)? in
+            state.cancelled = true
+            defer { state.subscription = nil }
+            return state.subscription
         }
         leaving?.cancel()
     }
 
     /// Keeps the subscription and requests the initial demand.
     public func receive(subscription: any Subscription) {
-        let accepted = lock.withLock { () -> Bool in
-            guard !cancelled, self.subscription == nil else { return false }
-            self.subscription = subscription
+        let accepted = state.withLock { state -> Bool in
+            guard !state.cancelled, state.subscription == nil else { return false }
+            state.subscription = subscription
             return true
         }
         guard accepted else {
@@ -95,18 +98,18 @@ public final class TimelineRecorder<Output, Failure: Error, Clock: Scheduler>: S
     /// Records the completion at the clock's current instant.
     public func receive(completion: Subscribers.Completion<Failure>) {
         append(.completion(completion))
-        let leaving = lock.withLock { () -> (any Subscription)? in
-            defer { subscription = nil }
-            return subscription
+        let leaving = state.withLock { state -> (any Subscription)? in
+            defer { state.subscription = nil }
+            return state.subscription
         }
         _ = leaving
     }
 
     private func append(_ event: RecordedEvent<Output, Failure>) {
         let time = clock.now
-        lock.withLock {
-            guard !cancelled else { return }
-            recorded.append((time, event))
+        state.withLock { state in
+            guard !state.cancelled else { return }
+            state.recorded.append((time, event))
         }
     }
 

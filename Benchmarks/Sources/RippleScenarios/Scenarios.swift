@@ -33,6 +33,11 @@ final class Model10: ObservableObject, @unchecked Sendable {
     @Published var p9 = 0
 }
 
+/// The object `assign(to:on:)` writes to.
+final class AssignTarget: @unchecked Sendable {
+    var value = 0
+}
+
 /// Keeps subscriptions (and whatever else a scenario needs) alive for the measured loop.
 private final class KeepAlive {
     var cancellables: [AnyCancellable] = []
@@ -102,6 +107,46 @@ public enum Suite {
             return .loop { n in
                 withExtendedLifetime(token) {
                     for i in 0..<n { subject.send(i) }
+                }
+            }
+        }
+        add("send, assign(to:on:)") {
+            let target = AssignTarget()
+            let subject = PassthroughSubject<Int, Never>()
+            let token = subject.assign(to: \.value, on: target)
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { subject.send(i) }
+                }
+            }
+        }
+        add("send, handleEvents→dropFirst→prefix→sink") {
+            let counter = Sink()
+            let subject = PassthroughSubject<Int, Never>()
+            let token = subject.handleEvents(receiveOutput: { counter.total &+= $0 }).dropFirst().prefix(Int.max)
+                .sink { counter.total &+= $0 }
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { subject.send(i) }
+                }
+            }
+        }
+        add("send, removeDuplicates→sink") {
+            let counter = Sink()
+            let subject = PassthroughSubject<Int, Never>()
+            let token = subject.removeDuplicates().sink { counter.total &+= $0 }
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { subject.send(i) }
+                }
+            }
+        }
+        add("Future: make, resolve, sink") {
+            let counter = Sink()
+            return .loop { n in
+                for i in 0..<n {
+                    let future = Future<Int, Never> { $0(.success(i)) }
+                    _ = future.sink { counter.total &+= $0 }
                 }
             }
         }

@@ -68,8 +68,7 @@ private final class TraceInner<Downstream: Subscriber>: Subscriber, Subscription
     private let name: String
     private let timeline: RippleDiagnostics.Timeline
     let track: Int
-    private let lock = Lock()
-    private var upstream = UpstreamStatus.awaitingSubscription
+    private let upstream = LockedValue(UpstreamStatus.awaitingSubscription)
 
     init(downstream: Downstream, name: String, timeline: RippleDiagnostics.Timeline) {
         self.downstream = downstream
@@ -83,7 +82,7 @@ private final class TraceInner<Downstream: Subscriber>: Subscriber, Subscription
     var customMirror: Mirror { Mirror(self, children: ["name": name]) }
 
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLock { upstream.accept(subscription) }
+        let accepted = upstream.withLock { $0.accept(subscription) }
         guard accepted else {
             subscription.cancel()
             return
@@ -101,7 +100,8 @@ private final class TraceInner<Downstream: Subscriber>: Subscriber, Subscription
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.withLock { _ = upstream.terminate() }
+        let released = upstream.withLock { $0.terminate() }  // released after unlocking
+        _ = released
         switch completion {
         case .finished: timeline.record(.finished, name: name, subscription: track)
         case .failure(let error):
@@ -112,11 +112,11 @@ private final class TraceInner<Downstream: Subscriber>: Subscriber, Subscription
 
     func request(_ demand: Subscribers.Demand) {
         timeline.record(.request(demand, synchronous: false), name: name, subscription: track)
-        lock.withLock { upstream.subscription }?.request(demand)
+        upstream.withLock { $0.subscription }?.request(demand)
     }
 
     func cancel() {
-        let subscription = lock.withLock { upstream.terminate() }
+        let subscription = upstream.withLock { $0.terminate() }
         guard let subscription else { return }
         timeline.record(.cancel, name: name, subscription: track)
         subscription.cancel()

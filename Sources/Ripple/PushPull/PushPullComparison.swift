@@ -90,15 +90,20 @@ public final class PushPullComparison: @unchecked Sendable {
         }
     }
 
-    private let lock = Lock()
-    private var dependents: [Dependent] = []
-    /// Every `objectWillChange` subscription (one per dependent and object it read).
-    private var pushSubscriptions: [AnyCancellable] = []
-    /// Per observed object: a will-set observer on all its `@Published` properties, and the name of
-    /// the property that changed last (what the next `objectWillChange` is about).
-    private var willSetTrackers: [ObjectIdentifier: AnyCancellable] = [:]
-    private var lastChanged: [ObjectIdentifier: String] = [:]
-    private var mutations: [String] = []
+    private struct State {
+        var dependents: [Dependent] = []
+        /// Every `objectWillChange` subscription (one per dependent and object it read).
+        var pushSubscriptions: [AnyCancellable] = []
+        /// Per observed object: a will-set observer on all its `@Published` properties, and the name of
+        /// the property that changed last (what the next `objectWillChange` is about).
+        var willSetTrackers: [ObjectIdentifier: AnyCancellable] = [:]
+        var lastChanged: [ObjectIdentifier: String] = [:]
+        var mutations: [String] = []
+    }
+
+    /// Also guards the dependents' fields. Nothing under it calls out: a token replaced is
+    /// cancelled and released after unlocking.
+    private let state = LockedValue(State())
 
     /// Creates an empty comparison.
     public init() {}
@@ -106,7 +111,7 @@ public final class PushPullComparison: @unchecked Sendable {
     /// Adds a dependent and runs it once, recording what it reads.
     public func dependent(_ name: String, _ body: @escaping () -> Void) {
         let dependent = Dependent(name: name, body: body)
-        lock.withLock { dependents.append(dependent) }
+        state.withLock { $0.dependents.append(dependent) }
         runPull(dependent)
         runPush(dependent)
     }
@@ -114,9 +119,9 @@ public final class PushPullComparison: @unchecked Sendable {
     /// Applies `mutation`, then re-runs every dependent it invalidated, once per mode.
     public func mutate(_ label: String, _ mutation: () -> Void) {
         mutation()
-        let invalidated = lock.withLock { dependents }
+        let invalidated = state.withLock { $0.dependents }
         for dependent in invalidated {
-            let (push, pull) = lock.withLock { () -> ([String], [String]) in
+            let (push, pull) = state.withLock { _ -> ([String], [String]) in
                 let taken = (dependent.pendingPush, dependent.pendingPull)
                 dependent.pendingPush = []
                 dependent.pendingPull = []
@@ -127,17 +132,17 @@ public final class PushPullComparison: @unchecked Sendable {
             if !pull.isEmpty { runPull(dependent) }
             if !push.isEmpty { runPush(dependent) }
         }
-        lock.withLock { mutations.append(label) }
+        state.withLock { $0.mutations.append(label) }
     }
 
     /// The report so far.
     public var report: Report {
-        lock.withLock {
+        state.withLock { state in
             Report(
-                entries: dependents.map {
+                entries: state.dependents.map {
                     Report.Entry(dependent: $0.name, pushCauses: $0.pushCauses, pullCauses: $0.pullCauses)
                 },
-                mutations: mutations)
+                mutations: state.mutations)
         }
     }
 
@@ -146,9 +151,9 @@ public final class PushPullComparison: @unchecked Sendable {
     private func runPull(_ dependent: Dependent) {
         let token = track(dependent.body, phase: .didSet) { [weak self, weak dependent] event in
             guard let self, let dependent else { return }
-            lock.withLock { dependent.pendingPull.append(event.propertyName ?? "\(event.subjectType)") }
+            state.withLock { _ in dependent.pendingPull.append(event.propertyName ?? "\(event.subjectType)") }
         }
-        let previous = lock.withLock { () -> AnyCancellable? in
+        let previous = state.withLock { _ -> AnyCancellable? in
             let previous = dependent.pullToken
             dependent.pullToken = token
             return previous
@@ -164,29 +169,33 @@ public final class PushPullComparison: @unchecked Sendable {
         }
         for object in objects {
             let id = ObjectIdentifier(object)
-            let isNew = lock.withLock { dependent.observedObjects.insert(id).inserted }
+            let isNew = state.withLock { _ in dependent.observedObjects.insert(id).inserted }
             guard isNew, let observable = object as? any ObservableObject else { continue }
             observeObject(observable, id: id)
             let subscription = subscribeWillChange(observable) { [weak self, weak dependent] in
                 guard let self, let dependent else { return }
-                lock.withLock {
-                    dependent.pendingPush.append(self.lastChanged[id] ?? "objectWillChange")
+                state.withLock { state in
+                    dependent.pendingPush.append(state.lastChanged[id] ?? "objectWillChange")
                 }
             }
-            lock.withLock { pushSubscriptions.append(subscription) }
+            state.withLock { $0.pushSubscriptions.append(subscription) }
         }
     }
 
     /// Names the property behind each `objectWillChange` of `object`: a will-set observer on all its
     /// `@Published` properties records which one is about to change (it runs before the publisher).
     private func observeObject(_ object: AnyObject, id: ObjectIdentifier) {
-        let already = lock.withLock { willSetTrackers[id] != nil }
+        let already = state.withLock { $0.willSetTrackers[id] != nil }
         guard !already else { return }
         let token = trackAllPublished(of: object, phase: .willSet) { [weak self] event in
             guard let self else { return }
-            lock.withLock { self.lastChanged[id] = event.propertyName ?? "objectWillChange" }
+            state.withLock { $0.lastChanged[id] = event.propertyName ?? "objectWillChange" }
         }
-        lock.withLock { willSetTrackers[id] = token }
+        let replaced = state.withLock { state in
+            defer { state.willSetTrackers[id] = token }
+            return state.willSetTrackers[id]
+        }
+        replaced?.cancel()
     }
 }
 

@@ -124,22 +124,22 @@ public struct TrackedPublisher<Output>: Publisher, Sendable {
 
 /// Holds the subject a tracked publisher delivers into (created by the first, synchronous run).
 private final class LatestValue<Output>: @unchecked Sendable {
-    private let lock = Lock()
-    private var stored: CurrentValueSubject<Output, Never>?
+    /// The subject, once the first value made it (making it calls no user code). Kept as
+    /// `AnyObject`: a box of a type generic over `Output` would look its metadata up on every
+    /// value in unspecialized code; `LockedValue<AnyObject?>`'s is one cached load.
+    private let stored = LockedValue<AnyObject?>(nil)
 
     var subject: CurrentValueSubject<Output, Never>? {
-        lock.withLock { stored }
+        stored.withLock { $0 }.map { unsafeDowncast($0, to: CurrentValueSubject<Output, Never>.self) }
     }
 
     func send(_ value: Output) {
-        lock.lock()
-        if let subject = stored {
-            lock.unlock()
-            subject.send(value)
-        } else {
-            stored = CurrentValueSubject(value)
-            lock.unlock()
+        let existing = stored.withLock { stored -> AnyObject? in
+            if let subject = stored { return subject }
+            stored = CurrentValueSubject<Output, Never>(value)
+            return nil
         }
+        existing.map { unsafeDowncast($0, to: CurrentValueSubject<Output, Never>.self) }?.send(value)
     }
 }
 

@@ -16,10 +16,9 @@
 ///
 /// `@Published` properties need none of this: they take part in tracking by themselves.
 public final class TrackingRegistrar: @unchecked Sendable {
-    private let lock = Lock()
     /// One tracker per key path, found by the key path's identity first (literal key paths are
     /// usually the same instance at a call site) and by equality otherwise.
-    private var trackers: [(identity: ObjectIdentifier, keyPath: AnyKeyPath, tracker: PropertyTracker)] = []
+    private let trackers = LockedValue<[(identity: ObjectIdentifier, keyPath: AnyKeyPath, tracker: PropertyTracker)]>([])
 
     /// Creates a registrar.
     public init() {}
@@ -29,19 +28,20 @@ public final class TrackingRegistrar: @unchecked Sendable {
     /// from the property's own getter and setter, where `#function` is the property's name).
     private func tracker(for keyPath: AnyKeyPath, accessor: String) -> PropertyTracker {
         let identity = ObjectIdentifier(keyPath)
-        lock.lock()
-        if let entry = trackers.first(where: { $0.identity == identity }) {
-            lock.unlock()
-            return entry.tracker
+        // Comparing key paths and making a tracker call no user code.
+        let (tracker, isNew) = trackers.withLock { trackers -> (PropertyTracker, Bool) in
+            if let entry = trackers.first(where: { $0.identity == identity }) {
+                return (entry.tracker, false)
+            }
+            if let entry = trackers.first(where: { $0.keyPath == keyPath }) {
+                trackers.append((identity, keyPath, entry.tracker))
+                return (entry.tracker, false)
+            }
+            let tracker = PropertyTracker()
+            trackers.append((identity, keyPath, tracker))
+            return (tracker, true)
         }
-        if let entry = trackers.first(where: { $0.keyPath == keyPath }) {
-            trackers.append((identity, keyPath, entry.tracker))
-            lock.unlock()
-            return entry.tracker
-        }
-        let tracker = PropertyTracker()
-        trackers.append((identity, keyPath, tracker))
-        lock.unlock()
+        guard isNew else { return tracker }
         tracker.setIdentityIfAbsent {
             TrackedIdentity(name: propertyName(of: keyPath) ?? propertyName(ofAccessor: accessor), keyPath: keyPath)
         }

@@ -73,8 +73,9 @@ final class AssignToPublished<Value>: Subscriber, Cancellable, CustomStringConve
 
     func receive(completion: Subscribers.Completion<Never>) {
         lock.lock()
-        _ = status.terminate()
+        let subscription = status.terminate()
         lock.unlock()
+        _ = subscription  // released after unlocking
     }
 
     func cancel() {

@@ -13,8 +13,8 @@ extension Publishers {
         /// A closure to create a new Subject each time a subscriber attaches to the multicast publisher.
         public let createSubject: () -> SubjectType
 
-        private let lock = Lock()
-        private var subject: SubjectType?
+        /// The subject, once made.
+        private let subject = LockedValue<SubjectType?>(nil)
 
         /// Creates a `Multicast` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
@@ -25,9 +25,10 @@ extension Publishers {
         /// The subject, created on first use. `createSubject` runs outside the lock; if two threads
         /// race, the first subject stored wins.
         private var lazySubject: SubjectType {
-            if let subject = lock.withLock({ subject }) { return subject }
+            if let subject = subject.withLock({ $0 }) { return subject }
             let created = createSubject()
-            return lock.withLock {
+            // The loser of a race (`created`, not stored) is released after unlocking.
+            return subject.withLock { subject in
                 if let subject { return subject }
                 subject = created
                 return created
@@ -78,10 +79,33 @@ extension Publishers {
             var subscribers = 0
             var connecting = false
             var connection: (any Cancellable)?
+
+            /// A subscriber arrived upstream: whether this thread connects now.
+            mutating func subscribed() -> Bool {
+                guard connection == nil, !connecting, subscribers > 0 else { return false }
+                connecting = true
+                return true
+            }
+
+            /// `connect()` returned `connection`: the connection to cancel if everyone left meanwhile
+            /// (a synchronous upstream completes inside `connect`).
+            mutating func connected(_ connection: any Cancellable) -> (any Cancellable)? {
+                connecting = false
+                guard subscribers > 0 else { return connection }
+                self.connection = connection
+                return nil
+            }
+
+            /// A subscriber left: the connection to cancel if it was the last one.
+            mutating func released() -> (any Cancellable)? {
+                subscribers -= 1
+                guard subscribers == 0 else { return nil }
+                defer { connection = nil }
+                return connection
+            }
         }
 
-        private let lock = Lock()
-        private var state = State()
+        private let state = LockedValue(State())
 
         /// Creates a `Autoconnect` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream) {
@@ -89,36 +113,16 @@ extension Publishers {
         }
 
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            lock.withLock { state.subscribers += 1 }
+            state.withLock { $0.subscribers += 1 }
             upstream.receive(subscriber: AutoconnectInner(downstream: subscriber, owner: self))
-            lock.lock()
-            guard state.connection == nil, !state.connecting, state.subscribers > 0 else {
-                lock.unlock()
-                return
-            }
-            state.connecting = true
-            lock.unlock()
+            guard state.withLock({ $0.subscribed() }) else { return }
             let connection = upstream.connect()
-            lock.lock()
-            state.connecting = false
-            // Everyone may have left while connecting (a synchronous upstream completes inside `connect`).
-            let stillWanted = state.subscribers > 0
-            if stillWanted { state.connection = connection }
-            lock.unlock()
-            if !stillWanted { connection.cancel() }
+            state.withLock { $0.connected(connection) }?.cancel()
         }
 
         /// One subscriber left (cancelled or completed).
         fileprivate func release() {
-            lock.lock()
-            state.subscribers -= 1
-            guard state.subscribers == 0, let connection = state.connection else {
-                lock.unlock()
-                return
-            }
-            state.connection = nil
-            lock.unlock()
-            connection.cancel()
+            state.withLock { $0.released() }?.cancel()
         }
     }
 
@@ -152,30 +156,23 @@ extension Publishers {
 }
 
 /// Tells the ``Publishers/Autoconnect`` when its subscriber goes away (cancel or completion).
-private final class AutoconnectInner<Downstream: Subscriber, Owner: AnyObject & AutoconnectReleasing>: Subscriber,
-    Subscription, CustomStringConvertible
+private final class AutoconnectInner<Downstream: Subscriber, Owner: AnyObject & AutoconnectReleasing>:
+    LockedValue<AutoconnectInnerState<Owner>>, Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
-    private struct State {
-        var upstream = UpstreamStatus.awaitingSubscription
-        var owner: Owner?
-    }
-
-    private let lock = Lock()
-    private var state: State
     private let downstream: Downstream
 
     init(downstream: Downstream, owner: Owner) {
         self.downstream = downstream
-        state = State(owner: owner)
+        super.init(AutoconnectInnerState(owner: owner))
     }
 
     var description: String { "Autoconnect" }
 
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLock { state.upstream.accept(subscription) }
+        let accepted = withLock { $0.upstream.accept(subscription) }
         guard accepted else {
             subscription.cancel()
             return
@@ -188,7 +185,7 @@ private final class AutoconnectInner<Downstream: Subscriber, Owner: AnyObject & 
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        let owner = lock.withLock { () -> Owner? in
+        let owner = withLock { state -> Owner? in
             state.upstream = .terminal
             defer { state.owner = nil }
             return state.owner
@@ -198,17 +195,23 @@ private final class AutoconnectInner<Downstream: Subscriber, Owner: AnyObject & 
     }
 
     func request(_ demand: Subscribers.Demand) {
-        lock.withLock { state.upstream.subscription }?.request(demand)
+        withLock { $0.upstream.subscription }?.request(demand)
     }
 
     func cancel() {
-        let (upstream, owner) = lock.withLock { () -> ((any Subscription)?, Owner?) in
+        let (upstream, owner) = withLock { state -> ((any Subscription)?, Owner?) in
             defer { state.owner = nil }
             return (state.upstream.terminate(), state.owner)
         }
         upstream?.cancel()
         owner?.release()
     }
+}
+
+/// ``AutoconnectInner``'s state: its upstream subscription and the owner to tell once.
+private struct AutoconnectInnerState<Owner> {
+    var upstream = UpstreamStatus.awaitingSubscription
+    var owner: Owner?
 }
 
 /// What ``AutoconnectInner`` needs of its owner.

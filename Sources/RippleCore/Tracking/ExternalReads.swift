@@ -29,52 +29,60 @@ public protocol _ExternalScopeHook: AnyObject, Sendable {
 /// tracker behind it while any observer is armed on it, and runs `cancel` when it is released, so
 /// the other system's registration lives exactly as long as Ripple needs it.
 public final class _ExternalReads: @unchecked Sendable {
-    /// Changes reported before the scope took the handle over (after the reads, before the scope ended).
-    private let lock = Lock()
-    @exclusivity(unchecked) private var early: UInt64 = 0
-    @exclusivity(unchecked) private var earlyKeyPath: AnyKeyPath?
-    /// Weak: the tracker's lifetime is decided by Ripple's observers, not by the other system.
-    @exclusivity(unchecked) private weak var tracker: ExternalTracker?
+    private struct State {
+        /// Changes reported before the scope took the handle over (after the reads, before the scope ended).
+        var early: UInt64 = 0
+        var earlyKeyPath: AnyKeyPath?
+        /// Weak: the tracker's lifetime is decided by Ripple's observers, not by the other system.
+        weak var tracker: ExternalTracker?
+        /// How to undo the other system's registration (set by ``_registered(cancel:)``).
+        var cancel: (@Sendable () -> Void)?
 
-    /// Creates an empty handle, before the reads.
-    public init() {}
+        /// The scope takes the handle over: the tracker it records, starting at the early changes.
+        /// (Making the tracker calls no user code.)
+        mutating func activate() -> ExternalTracker {
+            let tracker = ExternalTracker(cancel: cancel.take() ?? {})
+            self.tracker = tracker
+            tracker.version = early
+            tracker.lastKeyPath = earlyKeyPath
+            return tracker
+        }
 
-    /// How to undo the other system's registration (set by ``_registered(cancel:)``).
-    @exclusivity(unchecked) private var cancel: (@Sendable () -> Void)?
-
-    /// Called by the bridge once the reads are registered with the other system: `cancel` undoes
-    /// that registration, and runs once Ripple no longer needs it.
-    public func _registered(cancel: @escaping @Sendable () -> Void) {
-        lock.lock()
-        self.cancel = cancel
-        lock.unlock()
-    }
-
-    /// The tracker the scope records (taking over the `cancel` closure).
-    func activate() -> ExternalTracker {
-        lock.lock()
-        let cancel = self.cancel.take() ?? {}
-        let tracker = ExternalTracker(cancel: cancel)
-        self.tracker = tracker
-        tracker.version = early
-        tracker.lastKeyPath = earlyKeyPath
-        lock.unlock()
-        return tracker
-    }
-
-    /// Reports a change, in `phase`, to the property at `keyPath` (when the other system says which).
-    public func _changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) {
-        lock.lock()
-        guard let tracker else {
+        /// A change in `phase`: the tracker to tell, or `nil` once counted as an early change.
+        mutating func changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) -> ExternalTracker? {
+            if let tracker { return tracker }
             if phase == .didSet {
                 early &+= 1
                 earlyKeyPath = keyPath
             }
-            lock.unlock()
-            return
+            return nil
         }
-        lock.unlock()
-        tracker.changed(phase, keyPath: keyPath)
+    }
+
+    private let state = LockedValue(State())
+
+    /// Creates an empty handle, before the reads.
+    public init() {}
+
+    /// Called by the bridge once the reads are registered with the other system: `cancel` undoes
+    /// that registration, and runs once Ripple no longer needs it.
+    public func _registered(cancel: @escaping @Sendable () -> Void) {
+        // A closure replaced is released after unlocking.
+        let replaced = state.withLock { state in
+            defer { state.cancel = cancel }
+            return state.cancel
+        }
+        _ = replaced
+    }
+
+    /// The tracker the scope records (taking over the `cancel` closure).
+    func activate() -> ExternalTracker {
+        state.withLock { $0.activate() }
+    }
+
+    /// Reports a change, in `phase`, to the property at `keyPath` (when the other system says which).
+    public func _changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) {
+        state.withLock { $0.changed(phase, keyPath: keyPath) }?.changed(phase, keyPath: keyPath)
     }
 }
 

@@ -234,32 +234,34 @@ package struct ObserveMachine {
 
 /// One `enqueue` of an ``ObserveLoop``'s run: whether the executor ran the job synchronously, on
 /// the scheduling thread, before `enqueue` returned (the job then leaves the run to the scheduler).
-private final class InlineCall: @unchecked Sendable {
-    private struct State {
-        var enqueuing = true
-        var leftToCaller = false
-    }
-
-    private let lock = Lock()
+private final class InlineCall: LockedValue<InlineCallState>, @unchecked Sendable {
     private let thread = currentThreadID()
-    @exclusivity(unchecked) private var state = State()
+
+    init() { super.init(InlineCallState()) }
 
     /// Called by the job: `true` when it runs inside `enqueue` on the scheduling thread.
     func leaveToCaller() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard state.enqueuing, thread == currentThreadID() else { return false }
-        state.leftToCaller = true
-        return true
+        let onCaller = thread == currentThreadID()
+        return withLock { state in
+            guard state.enqueuing, onCaller else { return false }
+            state.leftToCaller = true
+            return true
+        }
     }
 
     /// Called once `enqueue` returned: whether the job left the run to the caller.
     func finish() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        state.enqueuing = false
-        return state.leftToCaller
+        withLock { state in
+            state.enqueuing = false
+            return state.leftToCaller
+        }
     }
+}
+
+/// ``InlineCall``'s state.
+private struct InlineCallState {
+    var enqueuing = true
+    var leftToCaller = false
 }
 
 /// Runs `job` isolated to `actor`.
