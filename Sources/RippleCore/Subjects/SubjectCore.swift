@@ -516,9 +516,8 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             thread: thread, version: version, subjectCompleted: core.state.completion != nil,
             replays: core.replaysCurrent)
         guard case .entered(let nested) = enterLocked(offer.entry) else { return }
-        core.lock.unlock()
-        let more = machine.downstream.receive(value)
-        didDeliver(offer.unlimited ? .none : more, nested: nested)
+        let more = core.unlocked { machine.downstream.receive(value) }
+        deliveredLocked(offer.unlimited ? .none : more, nested: nested)
     }
 
     @inlinable
@@ -529,12 +528,8 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         }
         // The turn is this thread's, so the subscriber stays in place (pinned) for the call below.
         _ = terminateLocked()
-        core.lock.unlock()
-        machine.downstream.receive(completion: completion)
-        if !nested {
-            core.lock.lock()
-            leaveLocked()
-        }
+        core.unlocked { machine.downstream.receive(completion: completion) }
+        if nested { core.lock.unlock() } else { leaveLocked() }
     }
 
     // MARK: Subscription
@@ -563,9 +558,8 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             }
             // `owesCurrent` is only ever true for a CurrentValueSubject, whose `current` is never nil.
             let value = core.state.current!
-            core.lock.unlock()
-            let more = machine.downstream.receive(value)
-            didDeliver(more, nested: nested)
+            let more = core.unlocked { machine.downstream.receive(value) }
+            deliveredLocked(more, nested: nested)
         }
     }
 
@@ -587,40 +581,25 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         withExtendedLifetime(subject) {}
     }
 
-    // MARK: Performing the machine's actions
+    // MARK: Performing the machine's actions, through the subject's turn runner
 
-    /// Performs an entry (with the lock held): ``TurnEntry/entered(nested:)`` with the lock still
-    /// held and the turn this thread's — after parking until it is handed over, if it must wait —
-    /// or ``TurnEntry/released``, with the lock released, when there is nothing to call.
+    /// Performs an entry through the subject's ``TurnLock/enterLocked(_:keeping:resumed:giveBack:)``
+    /// (with the lock held): ``TurnEntry/entered(nested:)`` with the lock still held and the turn
+    /// this thread's — after parking until it is handed over, if it must wait (the conduit kept
+    /// alive meanwhile: this thread holds no snapshot) — or ``TurnEntry/released``, with the lock
+    /// released, when there is nothing to call (dropped, or cancelled while this thread waited).
     @inlinable @inline(__always)
     func enterLocked(_ entry: ConduitMachine<Output, Failure>.Entry) -> TurnEntry {
-        core.lock.assertHeld()
-        switch entry {
-        case .drop:
-            core.lock.unlock()
-            return .released
-        case .call(let nested):
-            return .entered(nested: nested)
-        case .wait(let waiter):
-            // Keeps the conduit alive while parked: this thread holds no snapshot.
-            core.lock.parkLocked(waiter, keeping: self)
-            guard machine.resumed() else {
-                // Cancelled while this thread waited for its turn.
-                leaveLocked()
-                return .released
-            }
-            return .entered(nested: false)
-        }
+        core.enterLocked(entry, keeping: self, resumed: { machine.resumed() }, giveBack: { leaveLocked() })
     }
 
-    /// Called after a call returns (`returned` is `.none` when the demand was unlimited): adds the
-    /// demand; then, unless this was a nested call, delivers a current value still owed
-    /// (CurrentValueSubject) and gives the turn back.
+    /// Called, with the lock held, after a call returns (`returned` is `.none` when the demand was
+    /// unlimited): adds the demand; then, unless this was a nested call, delivers a current value
+    /// still owed (CurrentValueSubject) and gives the turn back. Unlocks.
     @inlinable @inline(__always)
-    func didDeliver(_ returned: Subscribers.Demand, nested: Bool) {
+    func deliveredLocked(_ returned: Subscribers.Demand, nested: Bool) {
         var more = returned
         while true {
-            core.lock.lock()
             switch machine.delivered(
                 more, nested: nested, subjectCompleted: core.state.completion != nil,
                 replays: core.replaysCurrent, version: core.state.version)
@@ -630,10 +609,9 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
                 return
             case .deliverCurrent:
                 let value = core.state.current!
-                core.lock.unlock()
-                more = machine.downstream.receive(value)
+                more = core.unlocked { machine.downstream.receive(value) }
             case .leave(let leave):
-                performLocked(leave)
+                core.leaveLocked(leave, pinnedBy: self)
                 return
             }
         }
@@ -643,19 +621,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// gone when it returns.
     @inlinable
     func leaveLocked() {
-        core.lock.assertHeld()
-        performLocked(machine.leave())
-    }
-
-    /// Unlocks, then performs `leave`: wakes the next waiter, releases the subscriber, drops the pin
-    /// — the last as the very last use of the conduit.
-    @inlinable
-    func performLocked(_ leave: consuming ConduitMachine<Output, Failure>.Leave) {
-        core.lock.assertHeld()
-        core.lock.unlock(handingOver: leave.exit)
-        let unpin = leave.unpin
-        _ = consume leave  // the subscriber's deinit may be user code: after unlocking
-        if unpin { Unmanaged.passUnretained(self).release() }
+        core.leaveLocked(machine.leave(), pinnedBy: self)
     }
 
     /// Terminates (a cancel, or a completion about to be delivered with the turn held) and removes
@@ -671,7 +637,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             return .released
         case .pin:
             core.registry.remove(slot: Int(slot))
-            _ = Unmanaged.passUnretained(self).retain()
+            core.pinLocked(self)
             return .released
         case .release(let downstream):
             core.registry.remove(slot: Int(slot))
