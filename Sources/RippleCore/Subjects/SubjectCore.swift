@@ -54,6 +54,11 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
 
     /// Subscribes `subscriber`; `subject` is the public subject its subscription keeps alive (`nil`
     /// for publishers whose lifetime is their owner's: `objectWillChange`, `$property`).
+    ///
+    /// `receive(subscription:)` runs inside the subscriber's delivery turn, so it never overlaps a
+    /// delivery: a value or completion another thread sends meanwhile waits for the turn (or, with
+    /// no demand yet, is dropped, as Combine's PassthroughSubject drops it), while a request, send
+    /// or cancel made from inside it on this thread is nested.
     @inlinable
     func receive<S: Subscriber>(subscriber: S, keeping subject: AnyObject? = nil)
     where S.Input == Output, S.Failure == Failure {
@@ -77,8 +82,7 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
             })
         retainLocked(subject)
         registry.append(conduit)
-        lock.unlock()
-        subscriber.receive(subscription: conduit)
+        conduit.setUpLocked { subscriber.receive(subscription: conduit) }
     }
 
     /// `sink` on a subject-backed publisher (see ``_SubjectBacked``): the closures are attached to a
@@ -518,6 +522,18 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         guard case .entered(let nested) = enterLocked(offer.entry) else { return }
         let more = core.unlocked { machine.downstream.receive(value) }
         deliveredLocked(offer.unlimited ? .none : more, nested: nested)
+    }
+
+    /// Runs `setUp` (the subscriber's `receive(subscription:)`) in the conduit's first turn, with
+    /// the lock released: a value another thread offers meanwhile waits for the turn, and calls
+    /// from inside `setUp` on this thread are nested. Then, as after a delivery, delivers a current
+    /// value still owed and gives the turn back. Called with the lock held, on a conduit just added
+    /// to the registry (its turn is free); unlocks.
+    @inlinable
+    func setUpLocked(_ setUp: () -> Void) {
+        guard case .entered(let nested) = enterLocked(machine.enter(currentThreadID())) else { return }
+        core.unlocked(setUp)
+        deliveredLocked(.none, nested: nested)
     }
 
     @inlinable
