@@ -7,9 +7,10 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Sync/Atomi
 ///
 /// One lock guards the subject's state *and* the state of every conduit (one conduit per
 /// subscriber), so a send takes short critical sections on one cache line and no per-subscriber lock.
-/// It is a ``TurnLock``: each conduit keeps its subscriber's ``DeliveryTurn`` under the subject's
-/// lock and takes and gives it back through the storage's methods, as every operator that delivers
-/// in turns does through ``TurnStorage``.
+/// It is a ``TurnLock``, the one turn runner: each conduit keeps its subscriber's ``DeliveryTurn``
+/// (in its ``ConduitMachine``) under the subject's lock, and has the runner perform what the
+/// machine decides — enter, deliver unlocked, leave, pin — as every operator that delivers in turns
+/// does through ``TurnStorage``.
 ///
 /// Delivery rules (the engine's contract, `Documentation/Engine.md`), each tested in
 /// `SubjectReentrancyTests`, `DeliveryContractTests` and `SubjectConcurrencyTests`:
@@ -18,6 +19,9 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Sync/Atomi
 ///   B charges the demand, waits for its turn (first come, first served; asleep in the kernel), and
 ///   then delivers its value itself. No lock is held while user code runs.
 /// - A send made *from inside* `receive` on the same thread is delivered at once, nested, as in Combine.
+/// - A subscriber's `receive(subscription:)` runs in its turn too, so it never overlaps a delivery.
+/// - Order is per subscriber: each sees each sender's values in that sender's order; two
+///   subscribers may see two concurrent senders interleaved differently.
 /// - Subscribers are kept in subscription order; cancelling leaves a hole that is trimmed from the end
 ///   or compacted once holes outnumber live subscribers, so subscribe and cancel are amortised O(1).
 ///
