@@ -549,7 +549,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         // The turn is this thread's, so the subscriber stays in place (pinned) for the call below.
         _ = terminateLocked()
         core.unlocked { machine.downstream.receive(completion: completion) }
-        if nested { core.lock.unlock() } else { leaveLocked() }
+        leaveLocked(nested: nested)
     }
 
     // MARK: Subscription
@@ -573,7 +573,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             guard machine.takeCurrentIfOwed(subjectCompleted: core.state.completion != nil, version: core.state.version)
             else {
                 // Another thread's delivery, while this one waited, settled what was owed.
-                if nested { core.lock.unlock() } else { leaveLocked() }
+                leaveLocked(nested: nested)
                 return
             }
             // `owesCurrent` is only ever true for a CurrentValueSubject, whose `current` is never nil.
@@ -637,11 +637,11 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         }
     }
 
-    /// Gives the turn back (called with the lock and the turn held; unlocks). The conduit may be
-    /// gone when it returns.
+    /// Gives the turn back unless `nested` (called with the lock and the turn held; unlocks). The
+    /// conduit may be gone when it returns.
     @inlinable
-    func leaveLocked() {
-        core.leaveLocked(machine.leave(), pinnedBy: self)
+    func leaveLocked(nested: Bool = false) {
+        core.leaveLocked(nested: nested, pinnedBy: self) { machine.leave() }
     }
 
     /// Terminates (a cancel, or a completion about to be delivered with the turn held) and removes

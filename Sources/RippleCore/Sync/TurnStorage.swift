@@ -199,8 +199,10 @@ struct TurnLeave<Released: ~Copyable>: ~Copyable {
 ///    ``TurnAdmission`` — drop (unlock), call now (nested or not), or park until handed the turn
 ///    and ask the machine whether to go on. Returns a ``TurnEntry``.
 /// 2. **Deliver** (``unlocked(_:)``): call the downstream with the lock released; lock again.
-/// 3. **Leave** (``leaveLocked(_:pinnedBy:)``, or ``leaveTurnLocked(_:nested:)`` for a bare
-///    ``DeliveryTurn``): unlock, wake the next waiter, release what left the state, drop the pin.
+/// 3. **Leave** (``leaveLocked(nested:pinnedBy:_:)``, ``leaveLocked(_:pinnedBy:)``, or
+///    ``leaveTurnLocked(_:nested:)`` for a bare ``DeliveryTurn``): unless nested (the outermost
+///    call gives the turn back), apply the machine's leave, unlock, wake the next waiter, release
+///    what left the state, drop the pin.
 ///
 /// A keeper that can be dropped while a thread holds its turn (a subject's conduit, cancelled
 /// mid-delivery) pins itself with ``pinLocked(_:)``; the thread that gives the turn back drops the
@@ -229,12 +231,23 @@ package class TurnLock<State> {
     /// unlocking. Called with `lock` and the turn held.
     @inlinable @inline(__always)
     final func leaveTurnLocked(_ turn: inout DeliveryTurn, nested: Bool = false) {
+        leaveLocked(nested: nested, pinnedBy: nil) { TurnLeave(exit: turn.leave(), released: (), unpin: false) }
+    }
+
+    /// Gives the turn back unless `nested` — then only unlocks: the outermost call on this thread
+    /// gives it back — applying `leave` (the machine's leave transition, under the lock) and
+    /// performing what it returns with ``leaveLocked(_:pinnedBy:)``. Called with `lock` and the
+    /// turn held.
+    @inlinable @inline(__always)
+    final func leaveLocked<Released: ~Copyable>(
+        nested: Bool, pinnedBy keeper: AnyObject?, _ leave: () -> TurnLeave<Released>
+    ) {
         lock.assertHeld()
         guard !nested else {
             lock.unlock()
             return
         }
-        leaveLocked(TurnLeave(exit: turn.leave(), released: (), unpin: false), pinnedBy: nil)
+        leaveLocked(leave(), pinnedBy: keeper)
     }
 
     /// Performs what a thread that wants a turn must do, as the turn's machine decided under the
