@@ -4,8 +4,9 @@
 ///
 /// A value whose transitions return what the caller does after unlocking, in the manner of
 /// ``DeliveryTurn`` and ``CombinerMachine``. Its owner (``SubjectConduit``) applies a transition with
-/// the subject's lock held and then performs the result — calls the subscriber, parks until handed
-/// the turn, wakes the next waiter, releases the subscriber — with the lock released. Nothing here
+/// the subject's lock held and hands the result to the subject's turn runner (``TurnLock``, the same
+/// one every operator's ``TurnStorage`` uses), which performs it — calls the subscriber, parks until
+/// handed the turn, wakes the next waiter, releases the subscriber — with the lock released. Nothing here
 /// calls out, sleeps or releases a user object: the subscriber leaves the machine only by being
 /// returned (``Leave/released``, ``Termination/release(_:)``), for the caller to drop after
 /// unlocking.
@@ -51,17 +52,11 @@ struct ConduitMachine<Output, Failure: Error>: ~Copyable {
 
     // MARK: Actions
 
-    /// What a thread that wants to call the subscriber does next.
+    /// What a thread that wants to call the subscriber does next: drop, call now (nested or not),
+    /// or park until handed the turn, then apply ``resumed()`` — performed by the subject's
+    /// ``TurnLock/enterLocked(_:keeping:resumed:giveBack:)``.
     @usableFromInline
-    enum Entry {
-        /// Nothing to call: give up (the lock is released by the caller).
-        case drop
-        /// Call now; `nested` when this thread already holds the turn further up its stack (the
-        /// nested call must not give it back).
-        case call(nested: Bool)
-        /// Park until handed the turn (``TurnWaiter``), then apply ``resumed()``.
-        case wait(TurnWaiter)
-    }
+    typealias Entry = TurnAdmission
 
     /// What ``offer(thread:version:subjectCompleted:replays:)`` decided.
     @usableFromInline
@@ -77,23 +72,11 @@ struct ConduitMachine<Output, Failure: Error>: ~Copyable {
         }
     }
 
-    /// What the thread giving the turn back does after unlocking, in this order.
+    /// What the thread giving the turn back does after unlocking, in this order: wake the next
+    /// waiter, release the subscriber (`.released` when nothing is), drop the conduit's pin —
+    /// performed by the subject's ``TurnLock/leaveLocked(_:pinnedBy:)``.
     @usableFromInline
-    struct Leave: ~Copyable {
-        /// Wake the next waiter (the turn is already its own), or nothing.
-        @usableFromInline var exit: DeliveryTurn.Exit
-        /// The subscriber, released by dropping this (`.released` when nothing is).
-        @usableFromInline var released: ConduitDownstream<Output, Failure>
-        /// Drop the conduit's retain on itself, as the very last use of the conduit.
-        @usableFromInline var unpin: Bool
-
-        @inlinable
-        init(exit: DeliveryTurn.Exit, released: consuming ConduitDownstream<Output, Failure>, unpin: Bool) {
-            self.exit = exit
-            self.released = released
-            self.unpin = unpin
-        }
-    }
+    typealias Leave = TurnLeave<ConduitDownstream<Output, Failure>>
 
     /// What ``delivered(_:nested:subjectCompleted:replays:version:)`` decided.
     @usableFromInline
@@ -230,9 +213,6 @@ struct ConduitMachine<Output, Failure: Error>: ~Copyable {
     /// ``CurrentValueSubject``'s conduit creates up front with its own name.)
     @inlinable
     mutating func enter(_ thread: UInt) -> Entry {
-        switch turn.enter(thread, name: "PassthroughSubject") {
-        case .call(let nested): .call(nested: nested)
-        case .wait(let waiter): .wait(waiter)
-        }
+        TurnAdmission(turn.enter(thread, name: "PassthroughSubject"))
     }
 }

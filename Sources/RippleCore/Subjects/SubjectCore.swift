@@ -7,9 +7,10 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Sync/Atomi
 ///
 /// One lock guards the subject's state *and* the state of every conduit (one conduit per
 /// subscriber), so a send takes short critical sections on one cache line and no per-subscriber lock.
-/// It is a ``TurnLock``: each conduit keeps its subscriber's ``DeliveryTurn`` under the subject's
-/// lock and takes and gives it back through the storage's methods, as every operator that delivers
-/// in turns does through ``TurnStorage``.
+/// It is a ``TurnLock``, the one turn runner: each conduit keeps its subscriber's ``DeliveryTurn``
+/// (in its ``ConduitMachine``) under the subject's lock, and has the runner perform what the
+/// machine decides — enter, deliver unlocked, leave, pin — as every operator that delivers in turns
+/// does through ``TurnStorage``.
 ///
 /// Delivery rules (the engine's contract, `Documentation/Engine.md`), each tested in
 /// `SubjectReentrancyTests`, `DeliveryContractTests` and `SubjectConcurrencyTests`:
@@ -18,6 +19,9 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Sync/Atomi
 ///   B charges the demand, waits for its turn (first come, first served; asleep in the kernel), and
 ///   then delivers its value itself. No lock is held while user code runs.
 /// - A send made *from inside* `receive` on the same thread is delivered at once, nested, as in Combine.
+/// - A subscriber's `receive(subscription:)` runs in its turn too, so it never overlaps a delivery.
+/// - Order is per subscriber: each sees each sender's values in that sender's order; two
+///   subscribers may see two concurrent senders interleaved differently.
 /// - Subscribers are kept in subscription order; cancelling leaves a hole that is trimmed from the end
 ///   or compacted once holes outnumber live subscribers, so subscribe and cancel are amortised O(1).
 ///
@@ -54,6 +58,11 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
 
     /// Subscribes `subscriber`; `subject` is the public subject its subscription keeps alive (`nil`
     /// for publishers whose lifetime is their owner's: `objectWillChange`, `$property`).
+    ///
+    /// `receive(subscription:)` runs inside the subscriber's delivery turn, so it never overlaps a
+    /// delivery: a value or completion another thread sends meanwhile waits for the turn (or, with
+    /// no demand yet, is dropped, as Combine's PassthroughSubject drops it), while a request, send
+    /// or cancel made from inside it on this thread is nested.
     @inlinable
     func receive<S: Subscriber>(subscriber: S, keeping subject: AnyObject? = nil)
     where S.Input == Output, S.Failure == Failure {
@@ -77,8 +86,7 @@ final class SubjectCore<Output, Failure: Error>: TurnLock<SubjectState<Output, F
             })
         retainLocked(subject)
         registry.append(conduit)
-        lock.unlock()
-        subscriber.receive(subscription: conduit)
+        conduit.setUpLocked { subscriber.receive(subscription: conduit) }
     }
 
     /// `sink` on a subject-backed publisher (see ``_SubjectBacked``): the closures are attached to a
@@ -516,9 +524,20 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             thread: thread, version: version, subjectCompleted: core.state.completion != nil,
             replays: core.replaysCurrent)
         guard case .entered(let nested) = enterLocked(offer.entry) else { return }
-        core.lock.unlock()
-        let more = machine.downstream.receive(value)
-        didDeliver(offer.unlimited ? .none : more, nested: nested)
+        let more = core.unlocked { machine.downstream.receive(value) }
+        deliveredLocked(offer.unlimited ? .none : more, nested: nested)
+    }
+
+    /// Runs `setUp` (the subscriber's `receive(subscription:)`) in the conduit's first turn, with
+    /// the lock released: a value another thread offers meanwhile waits for the turn, and calls
+    /// from inside `setUp` on this thread are nested. Then, as after a delivery, delivers a current
+    /// value still owed and gives the turn back. Called with the lock held, on a conduit just added
+    /// to the registry (its turn is free); unlocks.
+    @inlinable
+    func setUpLocked(_ setUp: () -> Void) {
+        guard case .entered(let nested) = enterLocked(machine.enter(currentThreadID())) else { return }
+        core.unlocked(setUp)
+        deliveredLocked(.none, nested: nested)
     }
 
     @inlinable
@@ -529,12 +548,8 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         }
         // The turn is this thread's, so the subscriber stays in place (pinned) for the call below.
         _ = terminateLocked()
-        core.lock.unlock()
-        machine.downstream.receive(completion: completion)
-        if !nested {
-            core.lock.lock()
-            leaveLocked()
-        }
+        core.unlocked { machine.downstream.receive(completion: completion) }
+        leaveLocked(nested: nested)
     }
 
     // MARK: Subscription
@@ -558,14 +573,13 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             guard machine.takeCurrentIfOwed(subjectCompleted: core.state.completion != nil, version: core.state.version)
             else {
                 // Another thread's delivery, while this one waited, settled what was owed.
-                if nested { core.lock.unlock() } else { leaveLocked() }
+                leaveLocked(nested: nested)
                 return
             }
             // `owesCurrent` is only ever true for a CurrentValueSubject, whose `current` is never nil.
             let value = core.state.current!
-            core.lock.unlock()
-            let more = machine.downstream.receive(value)
-            didDeliver(more, nested: nested)
+            let more = core.unlocked { machine.downstream.receive(value) }
+            deliveredLocked(more, nested: nested)
         }
     }
 
@@ -587,40 +601,25 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
         withExtendedLifetime(subject) {}
     }
 
-    // MARK: Performing the machine's actions
+    // MARK: Performing the machine's actions, through the subject's turn runner
 
-    /// Performs an entry (with the lock held): ``TurnEntry/entered(nested:)`` with the lock still
-    /// held and the turn this thread's — after parking until it is handed over, if it must wait —
-    /// or ``TurnEntry/released``, with the lock released, when there is nothing to call.
+    /// Performs an entry through the subject's ``TurnLock/enterLocked(_:keeping:resumed:giveBack:)``
+    /// (with the lock held): ``TurnEntry/entered(nested:)`` with the lock still held and the turn
+    /// this thread's — after parking until it is handed over, if it must wait (the conduit kept
+    /// alive meanwhile: this thread holds no snapshot) — or ``TurnEntry/released``, with the lock
+    /// released, when there is nothing to call (dropped, or cancelled while this thread waited).
     @inlinable @inline(__always)
     func enterLocked(_ entry: ConduitMachine<Output, Failure>.Entry) -> TurnEntry {
-        core.lock.assertHeld()
-        switch entry {
-        case .drop:
-            core.lock.unlock()
-            return .released
-        case .call(let nested):
-            return .entered(nested: nested)
-        case .wait(let waiter):
-            // Keeps the conduit alive while parked: this thread holds no snapshot.
-            core.lock.parkLocked(waiter, keeping: self)
-            guard machine.resumed() else {
-                // Cancelled while this thread waited for its turn.
-                leaveLocked()
-                return .released
-            }
-            return .entered(nested: false)
-        }
+        core.enterLocked(entry, keeping: self, resumed: { machine.resumed() }, giveBack: { leaveLocked() })
     }
 
-    /// Called after a call returns (`returned` is `.none` when the demand was unlimited): adds the
-    /// demand; then, unless this was a nested call, delivers a current value still owed
-    /// (CurrentValueSubject) and gives the turn back.
+    /// Called, with the lock held, after a call returns (`returned` is `.none` when the demand was
+    /// unlimited): adds the demand; then, unless this was a nested call, delivers a current value
+    /// still owed (CurrentValueSubject) and gives the turn back. Unlocks.
     @inlinable @inline(__always)
-    func didDeliver(_ returned: Subscribers.Demand, nested: Bool) {
+    func deliveredLocked(_ returned: Subscribers.Demand, nested: Bool) {
         var more = returned
         while true {
-            core.lock.lock()
             switch machine.delivered(
                 more, nested: nested, subjectCompleted: core.state.completion != nil,
                 replays: core.replaysCurrent, version: core.state.version)
@@ -630,32 +629,19 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
                 return
             case .deliverCurrent:
                 let value = core.state.current!
-                core.lock.unlock()
-                more = machine.downstream.receive(value)
+                more = core.unlocked { machine.downstream.receive(value) }
             case .leave(let leave):
-                performLocked(leave)
+                core.leaveLocked(leave, pinnedBy: self)
                 return
             }
         }
     }
 
-    /// Gives the turn back (called with the lock and the turn held; unlocks). The conduit may be
-    /// gone when it returns.
+    /// Gives the turn back unless `nested` (called with the lock and the turn held; unlocks). The
+    /// conduit may be gone when it returns.
     @inlinable
-    func leaveLocked() {
-        core.lock.assertHeld()
-        performLocked(machine.leave())
-    }
-
-    /// Unlocks, then performs `leave`: wakes the next waiter, releases the subscriber, drops the pin
-    /// — the last as the very last use of the conduit.
-    @inlinable
-    func performLocked(_ leave: consuming ConduitMachine<Output, Failure>.Leave) {
-        core.lock.assertHeld()
-        core.lock.unlock(handingOver: leave.exit)
-        let unpin = leave.unpin
-        _ = consume leave  // the subscriber's deinit may be user code: after unlocking
-        if unpin { Unmanaged.passUnretained(self).release() }
+    func leaveLocked(nested: Bool = false) {
+        core.leaveLocked(nested: nested, pinnedBy: self) { machine.leave() }
     }
 
     /// Terminates (a cancel, or a completion about to be delivered with the turn held) and removes
@@ -671,7 +657,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             return .released
         case .pin:
             core.registry.remove(slot: Int(slot))
-            _ = Unmanaged.passUnretained(self).retain()
+            core.pinLocked(self)
             return .released
         case .release(let downstream):
             core.registry.remove(slot: Int(slot))

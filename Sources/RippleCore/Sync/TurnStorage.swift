@@ -2,19 +2,21 @@
 import Darwin
 #endif
 
-/// The one storage behind every operator that delivers to one downstream in turns (merge,
-/// combineLatest, zip, switchToLatest, buffer, the until-output operators): the lock, the
-/// ``DeliveryTurn`` and the operator's state struct it guards, and, written once, the sequence every
-/// such operator follows around a delivery:
+/// ``TurnLock`` with one turn: the storage behind every operator that delivers to one downstream in
+/// turns (merge, combineLatest, zip, switchToLatest, buffer, the until-output operators) — the lock,
+/// the ``DeliveryTurn`` and the operator's state struct it guards. Its methods are thin wrappers
+/// that run ``TurnLock``'s one sequence (the one a subject's conduits run, one turn per subscriber)
+/// on this one turn:
 ///
-/// 1. **Enter** (``enterTurnLocked(name:)``): apply ``DeliveryTurn/enter(_:name:)`` under the lock;
-///    call now, nested if this thread already holds the turn further up its stack, or park until
-///    the turn is handed over (the lock is released while the thread sleeps, held again after).
+/// 1. **Enter** (``enterTurnLocked(name:)``): apply ``DeliveryTurn/enter(_:name:)`` under the lock,
+///    and perform it with ``TurnLock/enterLocked(_:keeping:resumed:giveBack:)``: call now, nested
+///    if this thread already holds the turn further up its stack, or park until the turn is handed
+///    over (the lock is released while the thread sleeps, held again after).
 /// 2. **Deliver** (``unlocked(_:)``, ``callInTurnLocked(name:to:_:)``): call the downstream with the
 ///    lock released, then lock again.
 /// 3. **Leave** (``leaveTurnLocked(nested:)``): apply ``DeliveryTurn/leave()`` under the lock (unless
-///    nested: the outermost call gives the turn back), unlock, and wake the next waiter after
-///    unlocking.
+///    nested: the outermost call gives the turn back), and perform it with
+///    ``TurnLock/leaveLocked(_:pinnedBy:)``: unlock, and wake the next waiter after unlocking.
 ///
 /// Operators subclass it (`final class MergeCore<…>: TurnStorage<MergeState>`), so the lock, the turn
 /// and the state stay inline in the operator's object (no extra allocation, no indirection), and every
@@ -41,11 +43,16 @@ package class TurnStorage<State>: TurnLock<State> {
     /// this thread's. `name` names the downstream in a deadlock report.
     @inlinable @inline(__always)
     final func enterTurnLocked(name: @autoclosure () -> String) -> Bool {
-        lock.assertHeld()
         // The transition's access to `turn` ends before the thread parks: other threads change the
         // turn meanwhile.
-        let entry = turn.enter(currentThreadID(), name: name())
-        return lock.takeTurnLocked(entry)
+        let admission = TurnAdmission(turn.enter(currentThreadID(), name: name()))
+        // An operator's turn admits every caller, and nothing ends it while a thread waits: never
+        // `.released`.
+        guard case .entered(let nested) = enterLocked(admission) else {
+            require(false, "an operator's turn released a thread it admitted")
+            return false
+        }
+        return nested
     }
 
     /// Takes the turn, which must be free (an owner that admits one caller at a time, as `observe`'s
@@ -124,20 +131,85 @@ enum TurnCall<Result> {
     case released
 }
 
-/// How performing a turn's entry left the lock (a subject's conduit, ``SubjectConduit``): the exit
-/// state in the type, for the caller to switch on.
+/// How ``TurnLock/enterLocked(_:keeping:resumed:giveBack:)`` left the lock: the exit state in the
+/// type, for the caller to switch on.
 @usableFromInline
 enum TurnEntry {
     /// The turn is this thread's (`nested` if it held it already); the lock is held.
     case entered(nested: Bool)
-    /// There is nothing to call (dropped, or cancelled while this thread waited): the lock was
+    /// There is nothing to call (dropped, or ended while this thread waited): the lock was
     /// released.
     case released
 }
 
-/// A lock, the state it guards, and the sequence around a delivery turn kept under that lock,
-/// written once for any number of turns: ``TurnStorage`` keeps one (an operator's downstream); a
-/// subject keeps one per subscriber, in each subscriber's conduit, all under the subject's lock.
+/// What a thread that wants a turn does next, as the turn's machine decided under the lock: a
+/// ``DeliveryTurn/Entry``, or nothing at all (a subject's conduit drops a value its subscriber has
+/// no demand for). Performed by ``TurnLock/enterLocked(_:keeping:resumed:giveBack:)``.
+@usableFromInline
+enum TurnAdmission {
+    /// Nothing to call: give up.
+    case drop
+    /// Call now; `nested` when this thread already holds the turn further up its stack (the nested
+    /// call must not give it back).
+    case call(nested: Bool)
+    /// Park until handed the turn (``TurnWaiter``), then ask the machine whether to go on.
+    case wait(TurnWaiter)
+
+    /// What ``DeliveryTurn/enter(_:name:)`` returned.
+    @inlinable @inline(__always)
+    init(_ entry: DeliveryTurn.Entry) {
+        switch entry {
+        case .call(let nested): self = .call(nested: nested)
+        case .wait(let waiter): self = .wait(waiter)
+        }
+    }
+}
+
+/// What a thread giving a turn back does after unlocking, in this order, as the turn's machine
+/// decided under the lock: wake the next waiter (the turn is already its own), release what left
+/// the state (`Released`: a subject's subscriber, or nothing), drop the keeper's pin (its retain on
+/// itself, taken by ``TurnLock/pinLocked(_:)``) as the very last use of the keeper. Performed by
+/// ``TurnLock/leaveLocked(_:pinnedBy:)``.
+@usableFromInline
+struct TurnLeave<Released: ~Copyable>: ~Copyable {
+    /// Wake the next waiter, or nothing.
+    @usableFromInline var exit: DeliveryTurn.Exit
+    /// Released by dropping it, after unlocking.
+    @usableFromInline var released: Released
+    /// Drop the keeper's retain on itself.
+    @usableFromInline var unpin: Bool
+
+    @inlinable @inline(__always)
+    init(exit: DeliveryTurn.Exit, released: consuming Released, unpin: Bool) {
+        self.exit = exit
+        self.released = released
+        self.unpin = unpin
+    }
+}
+
+/// The one turn runner: a lock, the state it guards, and the sequence around a delivery turn kept
+/// under that lock, written once for any number of turns — ``TurnStorage`` keeps one (an
+/// operator's downstream) and wraps these methods for it; a subject (`SubjectCore`) keeps one per
+/// subscriber, in each subscriber's conduit machine, all under the subject's lock, and its conduits
+/// call these methods with their machine's decisions.
+///
+/// The sequence, each step with the lock held on entry:
+///
+/// 1. **Enter** (``enterLocked(_:keeping:resumed:giveBack:)``): perform the machine's
+///    ``TurnAdmission`` — drop (unlock), call now (nested or not), or park until handed the turn
+///    and ask the machine whether to go on. Returns a ``TurnEntry``.
+/// 2. **Deliver** (``unlocked(_:)``): call the downstream with the lock released; lock again.
+/// 3. **Leave** (``leaveLocked(nested:pinnedBy:_:)``, ``leaveLocked(_:pinnedBy:)``, or
+///    ``leaveTurnLocked(_:nested:)`` for a bare ``DeliveryTurn``): unless nested (the outermost
+///    call gives the turn back), apply the machine's leave, unlock, wake the next waiter, release
+///    what left the state, drop the pin.
+///
+/// A keeper that can be dropped while a thread holds its turn (a subject's conduit, cancelled
+/// mid-delivery) pins itself with ``pinLocked(_:)``; the thread that gives the turn back drops the
+/// pin in step 3, as its very last use of the keeper.
+///
+/// The machine is not passed in `inout`: no access to it may span a park (other threads change it
+/// meanwhile), so the runner asks it through the closures it is given, each a fresh access.
 ///
 /// Rules, as for every owner of a ``Lock``: the state (and every turn kept under the lock) is read
 /// and changed only with `lock` held; no user code runs with it held; what leaves the state is
@@ -159,13 +231,73 @@ package class TurnLock<State> {
     /// unlocking. Called with `lock` and the turn held.
     @inlinable @inline(__always)
     final func leaveTurnLocked(_ turn: inout DeliveryTurn, nested: Bool = false) {
+        leaveLocked(nested: nested, pinnedBy: nil) { TurnLeave(exit: turn.leave(), released: (), unpin: false) }
+    }
+
+    /// Gives the turn back unless `nested` — then only unlocks: the outermost call on this thread
+    /// gives it back — applying `leave` (the machine's leave transition, under the lock) and
+    /// performing what it returns with ``leaveLocked(_:pinnedBy:)``. Called with `lock` and the
+    /// turn held.
+    @inlinable @inline(__always)
+    final func leaveLocked<Released: ~Copyable>(
+        nested: Bool, pinnedBy keeper: AnyObject?, _ leave: () -> TurnLeave<Released>
+    ) {
         lock.assertHeld()
         guard !nested else {
             lock.unlock()
             return
         }
-        let exit = turn.leave()
-        lock.unlock(handingOver: exit)
+        leaveLocked(leave(), pinnedBy: keeper)
+    }
+
+    /// Performs what a thread that wants a turn must do, as the turn's machine decided under the
+    /// lock (`admission`): ``TurnAdmission/drop`` unlocks and returns ``TurnEntry/released``;
+    /// ``TurnAdmission/call(nested:)`` returns ``TurnEntry/entered(nested:)`` at once;
+    /// ``TurnAdmission/wait(_:)`` unlocks, parks until the turn is handed over (keeping `keeper`,
+    /// the object the turn is kept in, alive meanwhile), locks again and asks `resumed` (a fresh
+    /// look at the machine) whether to go on — if not, `giveBack` gives the turn straight back and
+    /// unlocks, and the result is ``TurnEntry/released``. Called with `lock` held.
+    @inlinable @inline(__always)
+    final func enterLocked(
+        _ admission: TurnAdmission, keeping keeper: AnyObject? = nil,
+        resumed: () -> Bool = { true }, giveBack: () -> Void = {}
+    ) -> TurnEntry {
+        lock.assertHeld()
+        switch admission {
+        case .drop:
+            lock.unlock()
+            return .released
+        case .call(let nested):
+            return .entered(nested: nested)
+        case .wait(let waiter):
+            lock.parkLocked(waiter, keeping: keeper)
+            guard resumed() else {
+                giveBack()
+                return .released
+            }
+            return .entered(nested: false)
+        }
+    }
+
+    /// Unlocks, then performs `leave`: wakes the next waiter, releases what left the state, and,
+    /// if `leave` says so, drops `keeper`'s pin — the very last use of `keeper`, which may be gone
+    /// when this returns. Called with `lock` held and the turn this thread's.
+    @inlinable @inline(__always)
+    final func leaveLocked<Released: ~Copyable>(_ leave: consuming TurnLeave<Released>, pinnedBy keeper: AnyObject?) {
+        lock.assertHeld()
+        lock.unlock(handingOver: leave.exit)
+        let unpin = leave.unpin
+        _ = consume leave  // what it releases may run user code (a deinit): after unlocking
+        if unpin, let keeper { Unmanaged.passUnretained(keeper).release() }
+    }
+
+    /// `keeper` (the object a turn is kept in) retains itself: it leaves its owner's keeping while
+    /// a thread holds its turn, and the thread that gives the turn back drops the retain
+    /// (``TurnLeave/unpin``). Called with `lock` held.
+    @inlinable @inline(__always)
+    final func pinLocked(_ keeper: AnyObject) {
+        lock.assertHeld()
+        _ = Unmanaged.passUnretained(keeper).retain()
     }
 
     /// Runs `body` (user code: a delivery, a request, a cancel) with `lock` released, and locks

@@ -26,11 +26,14 @@
 /// - no thread waits forever: every schedule ends with every thread done and the turn free.
 final class ConduitChecker {
     /// What a thread does at the top level of its script, or from inside a call (nested).
-    enum Operation: Hashable, CustomStringConvertible {
+    enum Operation: Hashable, Sendable, CustomStringConvertible {
         case send(Int)
         case request(Int)
         case cancel
         case complete
+        /// The subscriber subscribes (the script's first step; the conduit starts fresh, with no
+        /// demand) and does these from inside its `receive(subscription:)`.
+        case subscribe([Operation])
 
         var description: String {
             switch self {
@@ -38,6 +41,7 @@ final class ConduitChecker {
             case .request(let count): "request(\(count))"
             case .cancel: "cancel"
             case .complete: "complete"
+            case .subscribe(let setUp): "subscribe, doing \(setUp) inside receive(subscription:)"
             }
         }
     }
@@ -63,6 +67,12 @@ final class ConduitChecker {
         /// A ``CurrentValueSubject`` (starting with the value 0), rather than a passthrough subject.
         var replays = false
 
+        /// Whether a thread subscribes: then the conduit starts as a new one (no demand; a
+        /// CurrentValueSubject's owes the current value).
+        var subscribes: Bool {
+            threads.contains { $0.contains { if case .subscribe = $0 { true } else { false } } }
+        }
+
         var description: String {
             let subject = replays ? "CurrentValueSubject" : "PassthroughSubject"
             let demand = initialDemand.map { "demand \($0)" } ?? "unlimited demand"
@@ -78,6 +88,8 @@ final class ConduitChecker {
         case leaveBeforeCall
         /// Release the subscriber at cancel even while another thread holds its turn.
         case releaseWhileHeld
+        /// Call `receive(subscription:)` outside the conduit's turn (as before it ran in turn).
+        case setUpOutsideTurn
     }
 
     typealias Violation = Interleavings.Violation
@@ -154,7 +166,7 @@ extension ConduitChecker {
             } else {
                 machine.demand = .unlimited
             }
-            if script.replays {
+            if script.replays && !script.subscribes {
                 // A subscriber that has seen the current value already, as after its first request.
                 machine.owesCurrent = false
             }
@@ -239,6 +251,42 @@ extension ConduitChecker {
                 return Step(label: "cancel") { [self] in cancel() }
             case .complete:
                 return Step(label: "send(completion:)") { [self] in complete(on: thread) }
+            case .subscribe(let setUp):
+                return Step(label: "subscribe: enter the first turn") { [self] in subscribe(setUp, on: thread) }
+            }
+        }
+
+        /// `SubjectCore.receive(subscriber:)` and `SubjectConduit.setUpLocked`: in the critical
+        /// section that added the conduit, take its (free) turn; call `receive(subscription:)` with
+        /// the lock released (the operations inside it pushed above its return); then, as after a
+        /// delivery, `delivered` — a current value still owed, or leave.
+        func subscribe(_ setUp: [Operation], on thread: SimulatedThread) {
+            lockHeld = true
+            defer { lockHeld = false }
+            let entry: ConduitMachine<Int, Never>.Entry = mutation == .setUpOutsideTurn ? .call(nested: true) : machine.enter(thread.id)
+            enter(entry, on: thread, for: "subscribe") { [self] nested in
+                push(thread, "call receive(subscription:)") { [self] in
+                    inside[thread.index, default: 0] += 1
+                    push(thread, "receive(subscription:) returned") { [self] in
+                        inside[thread.index, default: 0] -= 1
+                        lockHeld = true
+                        defer { lockHeld = false }
+                        switch machine.delivered(
+                            .none, nested: nested, subjectCompleted: completed, replays: script.replays, version: version)
+                        {
+                        case .nested:
+                            return
+                        case .deliverCurrent:
+                            replaying.insert(thread.index)
+                            call(.value(current), nested: false, unlimited: false, on: thread)
+                        case .leave(let leave):
+                            self.leave(leave, on: thread)
+                        }
+                    }
+                    for operation in setUp.reversed() {
+                        thread.pending.append(step(for: operation, on: thread))
+                    }
+                }
             }
         }
 

@@ -66,6 +66,59 @@ extension Heavy {
             #expect(schedules > 10_000)
         }
 
+        /// A subscriber's `receive(subscription:)` runs in its turn: another thread's send,
+        /// completion or cancel meanwhile never overlaps it; inside it the subscriber asks for
+        /// demand, sends, or cancels itself (nested).
+        static func subscribeScripts() -> [Script] {
+            let setUps: [[Operation]] = [[.request(1)], [.request(1), .send(5)], [.request(1), .cancel], [.request(2), .complete]]
+            let others: [[Operation]] = [[.send(20)], [.send(20), .complete], [.send(20), .cancel], [.request(1), .send(20)]]
+            var scripts: [Script] = []
+            for replays in [false, true] {
+                for behaviour in [ConduitChecker.Behaviour(), ConduitChecker.Behaviour(returns: 1)] {
+                    for setUp in setUps {
+                        for other in others {
+                            scripts.append(
+                                Script(
+                                    threads: [[.subscribe(setUp)], other], behaviour: behaviour, initialDemand: 0,
+                                    replays: replays))
+                        }
+                    }
+                }
+            }
+            return scripts
+        }
+
+        @Test func aSubscriptionRacingOtherThreadsKeepsTheDeliveryContract() {
+            var schedules = 0
+            for script in Self.subscribeScripts() {
+                switch ConduitChecker.explore(script) {
+                case .success(let count):
+                    schedules += count
+                case .failure(let violation):
+                    Issue.record("\(script):\n\(violation)")
+                    return
+                }
+            }
+            print("ConduitChecker: subscribe: \(Self.subscribeScripts().count) scripts, \(schedules) interleavings, no violation")
+            #expect(schedules > 1_000)
+        }
+
+        /// `receive(subscription:)` outside the turn (the old sequence) lets another thread's
+        /// delivery overlap it: reported.
+        @Test func aSetUpOutsideTheTurnIsReported() {
+            var schedules = 0
+            for script in Self.subscribeScripts() {
+                switch ConduitChecker.explore(script, mutation: .setUpOutsideTurn) {
+                case .success(let count):
+                    schedules += count
+                case .failure(let violation):
+                    print("ConduitChecker, setUpOutsideTurn: \(violation.message) (after \(schedules) interleavings)")
+                    return
+                }
+            }
+            Issue.record("the checker did not notice setUpOutsideTurn in \(schedules) interleavings")
+        }
+
         /// The checker is only as good as the defects it finds: each of these breaks the protocol in
         /// one line, and some script must show it.
         @Test(arguments: [ConduitChecker.Mutation.skipWake, .leaveBeforeCall, .releaseWhileHeld])
