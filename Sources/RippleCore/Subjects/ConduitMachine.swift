@@ -20,7 +20,7 @@
 /// | completion | ``enterForCompletion(thread:)`` → [wait → `resumed()`] → ``terminate()`` → call → ``leave()`` |
 /// | cancel | ``terminate()`` |
 ///
-/// `Tests/RippleTests/Engine/ConduitCheckerTests.swift` runs these transitions, sequenced as the
+/// `Tests/RippleTests/Subjects/ConduitCheckerTests.swift` runs these transitions, sequenced as the
 /// conduit sequences them, through every interleaving of small scripts on two and three threads.
 @usableFromInline
 struct ConduitMachine<Output, Failure: Error>: ~Copyable {
