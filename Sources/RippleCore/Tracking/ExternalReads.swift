@@ -10,8 +10,9 @@ import RippleTrackingTypes  // TrackingEvent, TrackingPhase (not re-exported: Ri
 public protocol _ExternalScopeHook: AnyObject, Sendable {
     /// Runs `body` with the other system recording reads, and returns the reads as one handle
     /// (`nil` when `body` read nothing the other system tracks). The other system reports later
-    /// changes of those reads to the handle until the handle's `cancel` closure runs.
-    func collectReads<R>(_ body: () -> R) -> (R, _ExternalReads?)
+    /// changes of those reads to the handle, in `phase` only (both phases when `nil`: the scope's
+    /// observer is not known yet), until the handle's `cancel` closure runs.
+    func collectReads<R>(reporting phase: TrackingPhase?, _ body: () -> R) -> (R, _ExternalReads?)
 
     /// The name of the property a changed key path ends in, where the other system's key paths
     /// print none (an `@Observable` property's is computed), or `nil`.
@@ -36,8 +37,14 @@ public final class _ExternalReads: @unchecked Sendable {
     /// Weak: the tracker's lifetime is decided by Ripple's observers, not by the other system.
     @exclusivity(unchecked) private weak var tracker: ExternalTracker?
 
-    /// Creates an empty handle, before the reads.
-    public init() {}
+    /// The phase whose changes count (bump the tracker's version): the did-set phase when the
+    /// other system reports it, else the will-set phase (a scope registered for will-set only).
+    private let countedPhase: TrackingPhase
+
+    /// Creates an empty handle, before the reads, for changes reported in `phase` (both when `nil`).
+    public init(reporting phase: TrackingPhase? = nil) {
+        countedPhase = phase ?? .didSet
+    }
 
     /// How to undo the other system's registration (set by ``_registered(cancel:)``).
     @exclusivity(unchecked) private var cancel: (@Sendable () -> Void)?
@@ -54,7 +61,7 @@ public final class _ExternalReads: @unchecked Sendable {
     func activate() -> ExternalTracker {
         lock.lock()
         let cancel = self.cancel.take() ?? {}
-        let tracker = ExternalTracker(cancel: cancel)
+        let tracker = ExternalTracker(countedPhase: countedPhase, cancel: cancel)
         self.tracker = tracker
         tracker.version = early
         tracker.lastKeyPath = earlyKeyPath
@@ -66,7 +73,7 @@ public final class _ExternalReads: @unchecked Sendable {
     public func _changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) {
         lock.lock()
         guard let tracker else {
-            if phase == .didSet {
+            if phase == countedPhase {
                 early &+= 1
                 earlyKeyPath = keyPath
             }
@@ -83,10 +90,13 @@ public final class _ExternalReads: @unchecked Sendable {
 /// changes reported before the scope ended, so a change between a read and the arming is not lost.
 final class ExternalTracker: PropertyTracker, @unchecked Sendable {
     private let cancel: @Sendable () -> Void
-    /// The key path of the latest did-set change (for an observer armed after it). Guarded by `lock`.
+    /// The phase whose changes bump the version (did-set, unless the scope registered will-set only).
+    private let countedPhase: TrackingPhase
+    /// The key path of the latest counted change (for an observer armed after it). Guarded by `lock`.
     @exclusivity(unchecked) var lastKeyPath: AnyKeyPath?
 
-    init(cancel: @escaping @Sendable () -> Void) {
+    init(countedPhase: TrackingPhase, cancel: @escaping @Sendable () -> Void) {
+        self.countedPhase = countedPhase
         self.cancel = cancel
         super.init()
     }
@@ -97,7 +107,7 @@ final class ExternalTracker: PropertyTracker, @unchecked Sendable {
 
     func changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) {
         lock.lock()
-        if phase == .didSet {
+        if phase == countedPhase {
             version &+= 1
             lastKeyPath = keyPath
         }
