@@ -24,6 +24,13 @@ public final class TrackingRegistrar: @unchecked Sendable {
     /// Creates a registrar.
     public init() {}
 
+    /// How many key paths the registrar keeps a tracker for (tests).
+    var trackedKeyPathCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return trackers.count
+    }
+
     /// The tracker for `keyPath`; a new one is named after the key path when it prints a name, or
     /// else after `accessor` — the property whose accessor called (the documented pattern calls
     /// from the property's own getter and setter, where `#function` is the property's name).
@@ -34,10 +41,17 @@ public final class TrackingRegistrar: @unchecked Sendable {
             lock.unlock()
             return entry.tracker
         }
-        if let entry = trackers.first(where: { $0.keyPath == keyPath }) {
-            trackers.append((identity, keyPath, entry.tracker))
+        if let index = trackers.firstIndex(where: { $0.keyPath == keyPath }) {
+            // Another instance of a key path seen before (one made at run time, as in a generic
+            // class): it replaces the one kept, so the next lookup by identity finds it, and the
+            // list keeps one entry per key path however many instances come (appending one per
+            // instance grew the list, and every lookup's walk, with each access).
+            let tracker = trackers[index].tracker
+            let replaced = trackers[index].keyPath
+            trackers[index] = (identity, keyPath, tracker)
             lock.unlock()
-            return entry.tracker
+            withExtendedLifetime(replaced) {}  // released after unlocking
+            return tracker
         }
         let tracker = PropertyTracker()
         trackers.append((identity, keyPath, tracker))
