@@ -15,43 +15,72 @@ import WinSDK
 
 /// Lets Ripple's tracking scopes see reads of `@Observable` models.
 ///
-/// Each scope runs its body inside Observation's `withObservationTracking(_:willSet:didSet:)` (the
-/// `@_spi(SwiftUI)` form SwiftUI itself uses): Observation records what the body read and, when the
-/// body returns, installs a will-set and a did-set callback on exactly those properties, which
-/// forward each change — with its key path — to the scope's ``_ExternalReads`` handle. Those
-/// callbacks stay until the `ObservationTracking` they belong to is cancelled, which Ripple does when
-/// no observer needs the scope's reads any more.
+/// Each scope runs its body inside Observation's `withObservationTracking` (the `@_spi(SwiftUI)`
+/// forms SwiftUI itself uses): Observation records what the body read and, when the body returns,
+/// installs one callback on exactly those properties, in the phase the scope's observer fires in
+/// (will-set for a render tree's bodies and `withTracking(phase: .willSet)`, did-set for `observe`
+/// and the did-set default; both only where the phase is not known), which forwards each change —
+/// with its key path — to the scope's ``_ExternalReads`` handle. That callback stays until the
+/// `ObservationTracking` it belongs to is cancelled, which Ripple does when no observer needs the
+/// scope's reads any more (a body evaluated again, a node removed).
 ///
 /// Observation hands that `ObservationTracking` only to the callbacks, so the scope keeps the one
 /// the first change brings, and also reads one property of a private handle object: if no change
 /// came by the time Ripple cancels the scope, it "changes" the handle, synchronously, and the
-/// will-set callback this runs hands over the value to cancel (the handshake). Done only then,
-/// since a scope is usually cancelled after a change of what it read (a view re-evaluated because
-/// its model changed), which costs nothing extra. The handle lives until the cancel, so its going
-/// away never looks like a change.
+/// callback this runs hands over the value to cancel (the handshake). Done only then, since a
+/// scope is usually cancelled after a change of what it read (a view re-evaluated because its
+/// model changed), which costs nothing extra. The handle lives until the cancel, so its going away
+/// never looks like a change. (Without the handle, a scope cancelled before any change would stay
+/// registered with its model until the model changed: Observation gives no other way to the
+/// `ObservationTracking`.)
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class ObservationScopeHook: _ExternalScopeHook {
-    func collectReads<R>(_ body: () -> R) -> (R, _ExternalReads?) {
+    func collectReads<R>(reporting phase: TrackingPhase?, _ body: () -> R) -> (R, _ExternalReads?) {
         let handle = ScopeHandle.pool.take()
-        let reads = _ExternalReads()
+        let reads = _ExternalReads(reporting: phase)
         let handshake = Handshake()
-        let result = withObservationTracking(
-            {
-                handle.read()
-                return body()
-            },
-            willSet: { tracking in
-                if handshake.accept(tracking) { return }
-                reads._changed(.willSet, keyPath: userKeyPath(changedKeyPath(tracking)))
-            },
-            didSet: { tracking in
-                reads._changed(.didSet, keyPath: userKeyPath(changedKeyPath(tracking)))
-            })
+        let apply = { () -> R in
+            handle.read()
+            return body()
+        }
+        // One callback per property read, in the phase the scope's observer needs (a render tree's
+        // re-evaluation wants will-set, as SwiftUI's; `observe` wants did-set): half of what
+        // registering for both costs, on the model's registrar and the handle's.
+        let result: R
+        switch phase {
+        case .willSet?:
+            result = withObservationTracking(
+                apply,
+                willSet: { tracking in
+                    if handshake.accept(tracking) { return }
+                    reads._changed(.willSet, keyPath: userKeyPath(changedKeyPath(tracking)))
+                })
+        case .didSet?:
+            result = withObservationTracking(
+                apply,
+                didSet: { tracking in
+                    if handshake.accept(tracking) { return }
+                    reads._changed(.didSet, keyPath: userKeyPath(changedKeyPath(tracking)))
+                })
+        case nil:
+            result = withObservationTracking(
+                apply,
+                willSet: { tracking in
+                    if handshake.accept(tracking) { return }
+                    reads._changed(.willSet, keyPath: userKeyPath(changedKeyPath(tracking)))
+                },
+                didSet: { tracking in
+                    // The handshake announces will-set only; a did-set is always a real change.
+                    _ = handshake.accept(tracking)
+                    reads._changed(.didSet, keyPath: userKeyPath(changedKeyPath(tracking)))
+                })
+        }
+        let announced = phase ?? .willSet
         reads._registered(cancel: {
             // Any change since has handed the callbacks their `ObservationTracking`; if none came,
             // changing the handle does (the handshake). Observation installed the tracking on the
             // handle at least (it was read), so one of the two always finds it.
-            guard let tracking = handshake.received ?? handshake.perform(with: handle) else {
+            guard let tracking = handshake.received ?? handshake.perform(with: handle, phase: announced) else {
                 // Not expected (the handle was read). The handle may still be registered: it is not
                 // reused, and kept alive, since one that went away while registered would look like a
                 // change.
@@ -174,14 +203,20 @@ private final class ScopeHandle: Observable, @unchecked Sendable {
     static let pool = ScopeHandlePool()
 
     private let registrar = ObservationRegistrar()
-    private var token: Int { 0 }
+    /// Stored: a stored property's key path hashes in fewer instructions than a computed one's, and
+    /// Observation hashes it at every read, registration and cancel.
+    private let token = 0
 
     func read() {
         registrar.access(self, keyPath: \.token)
     }
 
-    func announceChange() {
-        registrar.willSet(self, keyPath: \.token)
+    /// Announces a change of the handle in `phase` (the phase its scope registered for).
+    func announceChange(_ phase: TrackingPhase) {
+        switch phase {
+        case .willSet: registrar.willSet(self, keyPath: \.token)
+        case .didSet: registrar.didSet(self, keyPath: \.token)
+        }
     }
 }
 
@@ -215,10 +250,10 @@ private final class Handshake: @unchecked Sendable {
         state.withLock { $0.tracking }
     }
 
-    /// Changes `handle` so that its will-set callback hands over the tracking.
-    func perform(with handle: ScopeHandle) -> ObservationTracking? {
+    /// Changes `handle`, in `phase`, so that its callback hands over the tracking.
+    func perform(with handle: ScopeHandle, phase: TrackingPhase = .willSet) -> ObservationTracking? {
         state.withLock { $0.thread = ThreadIdentity.current }
-        handle.announceChange()
+        handle.announceChange(phase)
         return state.withLock { state in
             state.thread = nil
             return state.tracking

@@ -177,10 +177,16 @@ public final class _NodeHandle: @unchecked Sendable {
             return
         }
         // An @Observable model's change comes with its key path only (no object); the event names
-        // its property from the binary's symbols, once per key path.
-        let property = event.propertyName ?? "property"
-        let name = label ?? (event.object as? LabeledStorage)?.label ?? "\(event.subjectType).\(property)"
-        let cause = "\(name) changed"
+        // its property from the binary's symbols, once per key path for all nodes.
+        let cause: String
+        if let keyPath, let known = observableCauses.withLock({ $0[keyPath] }) {
+            cause = known
+        } else {
+            let property = event.propertyName ?? "property"
+            let name = label ?? (event.object as? LabeledStorage)?.label ?? "\(event.subjectType).\(property)"
+            cause = "\(name) changed"
+            if let keyPath { observableCauses.withLock { $0[keyPath] = cause } }
+        }
         // The cause of an @Observable change depends on its key path only: kept for the next one.
         if let keyPath { guarded.withLock { $0.lastObservableCause = (keyPath, cause) } }
         reconciler.markDirty(self, cause: cause)
@@ -248,3 +254,7 @@ public final class _NodeHandle: @unchecked Sendable {
         children = []
     }
 }
+
+/// The log cause of an `@Observable` property's change, by key path (it depends on nothing else),
+/// named once for every node that reads the property.
+private let observableCauses = LockedValue<[AnyKeyPath: String]>([:])

@@ -38,7 +38,9 @@ final class Reconciler {
         var added: [_NodeHandle] = []
         /// The log (made into lines when read) and the evaluation counts.
         var entries: [(typeName: String, reasons: [String])] = []
-        var counts: [String: Int] = [:]
+        /// By view type (hashing a type's identity is cheaper than hashing its name at every
+        /// evaluation); types of one name count together.
+        var counts: [ObjectIdentifier: (typeName: String, count: Int)] = [:]
         var nodesCreated = 0
         /// How many presented screens are attached (sheets, alerts, pushed screens).
         var presentedNodes = 0
@@ -68,7 +70,9 @@ final class Reconciler {
     func clearLog() { marks.withLock { $0.entries = [] } }
 
     /// How many times bodies of views of this type name were evaluated.
-    func evaluations(of typeName: String) -> Int { marks.withLock { $0.counts[typeName] ?? 0 } }
+    func evaluations(of typeName: String) -> Int {
+        marks.withLock { $0.counts.values.reduce(0) { $0 + ($1.typeName == typeName ? $1.count : 0) } }
+    }
 
     // MARK: Updates
 
@@ -205,7 +209,7 @@ final class Reconciler {
         let view = node.view
         var environment = node.environment
         let children: [_Child]
-        if node.isPrimitive, let primitive = view as? any _PrimitiveView {
+        if let primitive = node.layout.asPrimitive?(view) {
             if node.layout.listsStoredChildren {
                 // Its children were built by its parent's body: listing them reads nothing.
                 children = primitive._children(in: node)
@@ -223,7 +227,7 @@ final class Reconciler {
             let typeName = node.typeName
             marks.withLock {
                 $0.entries.append((typeName, reasons))
-                $0.counts[typeName, default: 0] += 1
+                $0.counts[node.identity.type, default: (typeName, 0)].count += 1
             }
             if printsChanges { print("\(typeName): " + reasons.joined(separator: ", ")) }
             var body: (any View)?
@@ -270,9 +274,9 @@ final class Reconciler {
             if let match = found {
                 let previous = match.view
                 match.view = child.view
-                var reasons: [String] = []
-                if match.isPrimitive || match.differs(previous, child.view) { reasons.append("@self changed") }
-                reasons += match.environmentChanges(to: environment)
+                var reasons = match.isPrimitive || match.differs(previous, child.view) ? Self.selfChanged : []
+                let environmentChanges = match.environmentChanges(to: environment)
+                if !environmentChanges.isEmpty { reasons += environmentChanges }
                 let environmentMoved = match.environment.stamp != environment.stamp
                 match.environment = environment
                 if !reasons.isEmpty {
@@ -302,6 +306,9 @@ final class Reconciler {
             evaluate(child, reasons: pending.isEmpty ? reasons : reasons + pending.filter { !reasons.contains($0) })
         }
     }
+
+    /// The causes of a re-evaluation by a changed input, made once (the array is shared).
+    private static let selfChanged = ["@self changed"]
 
     /// Takes `node` and its subtree out of the tree.
     private func remove(_ node: _NodeHandle) {
@@ -375,8 +382,9 @@ extension Binding: BindingField {}
 @MainActor struct PassQueue {
     private var entries: [(path: [Int], node: _NodeHandle)]
     private var cursor = 0
-    /// The path of the node handed out last: nodes marked later that come before it wait.
-    private var current: [Int]?
+    /// The node handed out last: nodes marked later that come before it wait. Its path is worked
+    /// out only when a node is marked during the pass (most passes mark none).
+    private var current: _NodeHandle?
 
     init(pending: [_NodeHandle]) {
         if pending.count < 2 {
@@ -391,9 +399,10 @@ extension Binding: BindingField {}
     mutating func next(adding added: [_NodeHandle]) -> _NodeHandle? {
         if !added.isEmpty {
             if entries.count - cursor == 1, entries[cursor].path.isEmpty { entries[cursor].path = entries[cursor].node.treePath }
+            let currentPath = current?.treePath
             for node in added where node.attached {
                 let path = node.treePath
-                if let current, !current.lexicographicallyPrecedes(path) { continue }
+                if let currentPath, !currentPath.lexicographicallyPrecedes(path) { continue }
                 var low = cursor
                 var high = entries.count
                 while low < high {
@@ -406,7 +415,7 @@ extension Binding: BindingField {}
         guard cursor < entries.count else { return nil }
         defer { cursor += 1 }
         let entry = entries[cursor]
-        current = entry.path.isEmpty ? entry.node.treePath : entry.path
+        current = entry.node
         return entry.node
     }
 }

@@ -31,6 +31,9 @@ final class ValueLayout: @unchecked Sendable {
     let typeName: String
     /// Whether the type is a view the render tree handles itself (`_PrimitiveView`).
     let isPrimitiveView: Bool
+    /// For a primitive view type, takes a view of this type as `_PrimitiveView`: a cast to the
+    /// concrete type, without the conformance lookup of `as? any _PrimitiveView` at each evaluation.
+    let asPrimitive: ((any View) -> (any _PrimitiveView)?)?
     /// Whether it is a primitive view whose children are values its parent built
     /// (``StoredChildrenView``): listing them reads nothing, so it needs no tracking scope.
     let listsStoredChildren: Bool
@@ -48,7 +51,13 @@ final class ValueLayout: @unchecked Sendable {
         self.same = same
         self.typeName = typeName
         isPrimitiveView = kind is any _PrimitiveView.Type
+        asPrimitive = (kind as? any _PrimitiveView.Type).map { Self.primitiveCast($0) }
         listsStoredChildren = kind is any StoredChildrenView.Type
+    }
+
+    /// Takes a view of type `P` as `_PrimitiveView` (`nil` for a view of another type).
+    private static func primitiveCast<P: _PrimitiveView>(_: P.Type) -> (any View) -> (any _PrimitiveView)? {
+        { view in view as? P }
     }
 
     /// The layout of `type`, built on first use.

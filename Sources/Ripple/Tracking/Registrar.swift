@@ -23,24 +23,37 @@ public final class TrackingRegistrar: @unchecked Sendable {
     /// Creates a registrar.
     public init() {}
 
+    /// How many key paths the registrar keeps a tracker for (tests).
+    var trackedKeyPathCount: Int {
+        trackers.withLock { $0.count }
+    }
+
     /// The tracker for `keyPath`; a new one is named after the key path when it prints a name, or
     /// else after `accessor` — the property whose accessor called (the documented pattern calls
     /// from the property's own getter and setter, where `#function` is the property's name).
     private func tracker(for keyPath: AnyKeyPath, accessor: String) -> PropertyTracker {
         let identity = ObjectIdentifier(keyPath)
-        // Comparing key paths and making a tracker call no user code.
-        let (tracker, isNew) = trackers.withLock { trackers -> (PropertyTracker, Bool) in
+        // Comparing key paths and making a tracker call no user code; a replaced key path is
+        // released after unlocking.
+        let (tracker, isNew, replaced) = trackers.withLock { trackers -> (PropertyTracker, Bool, AnyKeyPath?) in
             if let entry = trackers.first(where: { $0.identity == identity }) {
-                return (entry.tracker, false)
+                return (entry.tracker, false, nil)
             }
-            if let entry = trackers.first(where: { $0.keyPath == keyPath }) {
-                trackers.append((identity, keyPath, entry.tracker))
-                return (entry.tracker, false)
+            if let index = trackers.firstIndex(where: { $0.keyPath == keyPath }) {
+                // Another instance of a key path seen before (one made at run time, as in a generic
+                // class): it replaces the one kept, so the next lookup by identity finds it, and the
+                // list keeps one entry per key path however many instances come (appending one per
+                // instance grew the list, and every lookup's walk, with each access).
+                let tracker = trackers[index].tracker
+                let replaced = trackers[index].keyPath
+                trackers[index] = (identity, keyPath, tracker)
+                return (tracker, false, replaced)
             }
             let tracker = PropertyTracker()
             trackers.append((identity, keyPath, tracker))
-            return (tracker, true)
+            return (tracker, true, nil)
         }
+        withExtendedLifetime(replaced) {}
         guard isNew else { return tracker }
         tracker.setIdentityIfAbsent {
             TrackedIdentity(name: propertyName(of: keyPath) ?? propertyName(ofAccessor: accessor), keyPath: keyPath)

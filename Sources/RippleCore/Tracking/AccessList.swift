@@ -1,3 +1,5 @@
+import RippleTrackingTypes  // TrackingPhase (not re-exported: Ripple's, not Combine's)
+
 /// The properties a tracking scope read, with the version each had when it was read.
 ///
 /// The collector owns one reference to each entry's tracker and object — taken in `record`, given
@@ -108,11 +110,14 @@ package final class AccessCollector {
 /// scope that reports to its enclosing scope also runs `body` through the bridge, and what that
 /// system saw read becomes one more entry. (Scopes that only look — `trackedReads`, `matches` — do
 /// not: the other system cannot keep their reads from its own enclosing scopes.)
+///
+/// `phase` is the phase the reads' observer fires in (`nil`: not known, or both): the other
+/// system then reports only that phase's changes.
 package func withAccesses<T, R, E: Error>(
-    reportingToOuterScope: Bool = true, _ body: () throws(E) -> T,
+    reportingToOuterScope: Bool = true, phase: TrackingPhase? = nil, _ body: () throws(E) -> T,
     consume: (T, [AccessCollector.Access]) throws(E) -> R
 ) throws(E) -> R {
-    let scope = TrackingScope(reportingToOuterScope: reportingToOuterScope)
+    let scope = TrackingScope(reportingToOuterScope: reportingToOuterScope, phase: phase)
     let result = try scope.run(body)
     defer { scope.recycle() }
     return try consume(result, scope.collector.accesses)
@@ -130,9 +135,11 @@ package struct TrackingScope {
     package let collector: AccessCollector
     let outer: Unmanaged<AccessCollector>?
     let reportsToOuterScope: Bool
+    /// The phase the scope's observer fires in, if known (another system reports only that one).
+    let phase: TrackingPhase?
 
     /// Opens a scope: takes the thread's spare collector and makes it the current one.
-    package init(reportingToOuterScope: Bool) {
+    package init(reportingToOuterScope: Bool, phase: TrackingPhase? = nil) {
         let thread = TrackingThread.currentThread
         let collector = thread._withUnsafeGuaranteedRef { $0.takeSpare() }
         let outer = thread._withUnsafeGuaranteedRef { $0.current }
@@ -143,6 +150,7 @@ package struct TrackingScope {
         self.collector = collector
         self.outer = outer
         self.reportsToOuterScope = reportingToOuterScope
+        self.phase = phase
     }
 
     /// Runs `body` in the scope, then closes it — before the caller looks at what was read:
@@ -153,7 +161,7 @@ package struct TrackingScope {
         let result: T
         do throws(E) {
             if reportsToOuterScope, let hook = _ExternalTracking.scopeHook {
-                result = try collectWithHook(hook, body, into: collector)
+                result = try collectWithHook(hook, phase: phase, body, into: collector)
             } else {
                 result = try body()
             }
@@ -191,9 +199,9 @@ package struct TrackingScope {
 
 /// Runs `body` through the external system's hook; what that system saw read becomes one entry.
 private func collectWithHook<T, E: Error>(
-    _ hook: any _ExternalScopeHook, _ body: () throws(E) -> T, into collector: AccessCollector
+    _ hook: any _ExternalScopeHook, phase: TrackingPhase?, _ body: () throws(E) -> T, into collector: AccessCollector
 ) throws(E) -> T {
-    let (outcome, external) = hook.collectReads { () -> Result<T, E> in
+    let (outcome, external) = hook.collectReads(reporting: phase) { () -> Result<T, E> in
         do throws(E) { return .success(try body()) } catch { return .failure(error) }
     }
     if let external {

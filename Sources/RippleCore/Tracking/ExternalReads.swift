@@ -37,11 +37,14 @@ public final class _ExternalReads: @unchecked Sendable {
         weak var tracker: ExternalTracker?
         /// How to undo the other system's registration (set by ``_registered(cancel:)``).
         var cancel: (@Sendable () -> Void)?
+        /// The phase whose changes count (bump the tracker's version): the did-set phase when the
+        /// other system reports it, else the will-set phase (a scope registered for will-set only).
+        let countedPhase: TrackingPhase
 
         /// The scope takes the handle over: the tracker it records, starting at the early changes.
         /// (Making the tracker calls no user code.)
         mutating func activate() -> ExternalTracker {
-            let tracker = ExternalTracker(cancel: cancel.take() ?? {})
+            let tracker = ExternalTracker(countedPhase: countedPhase, cancel: cancel.take() ?? {})
             self.tracker = tracker
             tracker.version = early
             tracker.lastKeyPath = earlyKeyPath
@@ -51,7 +54,7 @@ public final class _ExternalReads: @unchecked Sendable {
         /// A change in `phase`: the tracker to tell, or `nil` once counted as an early change.
         mutating func changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) -> ExternalTracker? {
             if let tracker { return tracker }
-            if phase == .didSet {
+            if phase == countedPhase {
                 early &+= 1
                 earlyKeyPath = keyPath
             }
@@ -59,10 +62,12 @@ public final class _ExternalReads: @unchecked Sendable {
         }
     }
 
-    private let state = LockedValue(State())
+    private let state: LockedValue<State>
 
-    /// Creates an empty handle, before the reads.
-    public init() {}
+    /// Creates an empty handle, before the reads, for changes reported in `phase` (both when `nil`).
+    public init(reporting phase: TrackingPhase? = nil) {
+        state = LockedValue(State(countedPhase: phase ?? .didSet))
+    }
 
     /// Called by the bridge once the reads are registered with the other system: `cancel` undoes
     /// that registration, and runs once Ripple no longer needs it.
@@ -91,10 +96,13 @@ public final class _ExternalReads: @unchecked Sendable {
 /// changes reported before the scope ended, so a change between a read and the arming is not lost.
 final class ExternalTracker: PropertyTracker, @unchecked Sendable {
     private let cancel: @Sendable () -> Void
-    /// The key path of the latest did-set change (for an observer armed after it). Guarded by `lock`.
+    /// The phase whose changes bump the version (did-set, unless the scope registered will-set only).
+    private let countedPhase: TrackingPhase
+    /// The key path of the latest counted change (for an observer armed after it). Guarded by `lock`.
     @exclusivity(unchecked) var lastKeyPath: AnyKeyPath?
 
-    init(cancel: @escaping @Sendable () -> Void) {
+    init(countedPhase: TrackingPhase, cancel: @escaping @Sendable () -> Void) {
+        self.countedPhase = countedPhase
         self.cancel = cancel
         super.init()
     }
@@ -105,7 +113,7 @@ final class ExternalTracker: PropertyTracker, @unchecked Sendable {
 
     func changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) {
         lock.lock()
-        if phase == .didSet {
+        if phase == countedPhase {
             version &+= 1
             lastKeyPath = keyPath
         }

@@ -1,3 +1,5 @@
+import RippleTrackingTypes  // TrackingPhase (not re-exported: Ripple's, not Combine's)
+
 /// The engine behind Ripple's `observe(on:_:)`, its tracked publisher and tracked async sequence:
 /// `compute` runs tracked, `deliver` gets its result outside the tracking scope.
 ///
@@ -46,7 +48,7 @@ package final class ObserveLoop<Value>: TurnStorage<ObserveMachine>, @unchecked 
     /// a change arrived meanwhile: the next run is then `.scheduled`, for the caller to schedule.
     private func runOnce() -> Bool {
         var cancelled = false
-        let value = withAccesses(compute) { value, accesses in
+        let value = withAccesses(phase: .didSet, compute) { value, accesses in
             let next = TrackingObserver(phases: .didSet, continuous: false) { [weak self] _ in
                 self?.changed()
             }

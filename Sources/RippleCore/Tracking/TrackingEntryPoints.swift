@@ -11,7 +11,7 @@ package func trackOnce<T, E: Error>(
 ) throws(E) -> T {
     // Not through `withAccesses`: callers run this generic function unspecialized, so it keeps
     // its generic part (running `apply`, returning its result) to the minimum.
-    let scope = TrackingScope(reportingToOuterScope: true)
+    let scope = TrackingScope(reportingToOuterScope: true, phase: phase)
     let result = try scope.run(apply)
     armOneShot(on: scope, phase: phase, onChange: onChange)
     return result
@@ -33,7 +33,7 @@ package func trackContinuously(
     _ apply: () -> Void, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) -> AnyCancellable {
     let observer = TrackingObserver(phases: TrackingPhases(phase), continuous: true, onChange: onChange)
-    withAccesses(apply) { _, accesses in observer.arm(on: accesses) }
+    withAccesses(phase: phase, apply) { _, accesses in observer.arm(on: accesses) }
     return AnyCancellable { observer.cancel() }
 }
 
