@@ -72,6 +72,18 @@ struct PushedEntry {
     /// Called after a pop with the number of screens left (a split view clears selections).
     var onPop: ((Int) -> Void)?
 
+    /// The view link `link` left the tree (its node is being removed): the screen it pushed and
+    /// every screen pushed above it are popped now, their nodes removed before anything evaluates
+    /// them again with the inputs the link gave them last. SwiftUI ties a view link's destination
+    /// to the link in the same way; a value pushed by a value link stays.
+    func linkLeft(_ link: ObjectIdentifier) {
+        // A stack that is leaving itself takes its screens with it.
+        guard let node, node.attached, let depth = entries.firstIndex(where: { $0.link == link }) else { return }
+        let screens = screenNodes().dropFirst(depth).map(\.node)
+        pop(toDepth: depth)
+        for screen in screens.reversed() { node.reconciler.removeNow(screen) }
+    }
+
     /// Pops screens until `depth` are left.
     func pop(toDepth depth: Int) {
         let pathCount = pathGet?().count ?? 0
@@ -287,8 +299,16 @@ extension NavigationLink: _Tappable {
         } else if let value {
             context.push(value)
         } else if let destination {
-            context.push(link: ObjectIdentifier(node)) { [weak node] in
+            let link = ObjectIdentifier(node)
+            context.push(link: link) { [weak node] in
                 (node?.view as? NavigationLink)?.destination ?? destination
+            }
+            // The pushed screen goes when this link does (``NavigationContext/linkLeft(_:)``): the
+            // node cancels its modifier state when it is removed.
+            if node.modifierState == nil {
+                node.modifierState = AnyCancellable { [weak context] in
+                    MainActor.assumeIsolated { context?.linkLeft(link) }
+                }
             }
         }
     }
