@@ -204,4 +204,95 @@ import Testing
         #expect(tree.evaluations(of: Editor.self) == editorRuns)
         #expect(shelf.disappeared == ["editor Neuromancer"])
     }
+
+    // `navigationDestination(isPresented:)`: pushed while the binding is true, which a pop sets
+    // false; the screen goes when the modifier's view leaves.
+    struct Settings: View {
+        @Environment(Shelf.self) var shelf
+        @State private var showsAbout = false
+        var body: some View {
+            NavigationStack {
+                VStack {
+                    Text(showsAbout ? "about shown" : "about hidden")
+                    if shelf.showsNotes {
+                        Button("About") { showsAbout = true }
+                            .navigationDestination(isPresented: $showsAbout) { About() }
+                    }
+                }
+                .navigationTitle("Settings")
+            }
+        }
+    }
+
+    struct About: View {
+        @Environment(Shelf.self) var shelf
+        var body: some View {
+            VStack {
+                Text(shelf.showsNotes ? "About, with notes" : "About")
+                Button("Hide notes") { shelf.showsNotes = false }
+            }
+            .navigationTitle("About")
+            .onDisappear { shelf.disappeared.append("about") }
+        }
+    }
+
+    @Test func aPresentedDestinationPushesWhileItsBindingIsTrueAndPoppingSetsItFalse() throws {
+        let tree = RenderTree(Settings().environment(shelf))
+        try tree.tap("About")
+        #expect(tree.navigationTitles == ["Settings", "About"])
+        #expect(tree.texts == ["About, with notes", "Hide notes"])
+        try tree.back()
+        #expect(tree.navigationTitles == ["Settings"])
+        #expect(tree.texts == ["about hidden", "About"])
+        #expect(shelf.disappeared == ["about"])
+        try tree.tap("About")
+        #expect(tree.navigationTitle == "About")
+    }
+
+    @Test func aPresentedDestinationGoesWithTheViewThatPresentsIt() throws {
+        let tree = RenderTree(Settings().environment(shelf))
+        try tree.tap("About")
+        let aboutRuns = tree.evaluations(of: About.self)
+
+        try tree.tap("Hide notes")
+
+        #expect(tree.navigationTitles == ["Settings"])
+        #expect(tree.evaluations(of: About.self) == aboutRuns)
+        #expect(shelf.disappeared == ["about"])
+        // The owner left without a pop: its binding was not written.
+        #expect(tree.texts == ["about shown"])
+    }
+
+    struct RowPopovers: View {
+        @Environment(Shelf.self) var shelf
+        var body: some View {
+            List {
+                ForEach(shelf.books.filter(\.isFavorite)) { book in
+                    PopoverRow(book: book)
+                }
+            }
+        }
+    }
+
+    struct PopoverRow: View {
+        var book: Book
+        @State private var editing = false
+        var body: some View {
+            Button(book.title) { editing = true }
+                .popover(isPresented: $editing, arrowEdge: .top) { Editor(book: book) }
+        }
+    }
+
+    @Test func aPopoverWhosePresenterLeavesIsDismissedWithoutRunningItsBody() throws {
+        let tree = RenderTree(RowPopovers().environment(shelf))
+        try tree.tap("Neuromancer")
+        #expect(tree.isPresentingSheet)
+        let editorRuns = tree.evaluations(of: Editor.self)
+
+        try tree.toggle("Favorite in sheet")
+
+        #expect(!tree.isPresentingSheet)
+        #expect(tree.evaluations(of: Editor.self) == editorRuns)
+        #expect(shelf.disappeared == ["editor Neuromancer"])
+    }
 }
