@@ -296,9 +296,7 @@ public struct _PresentedDestination<Content: View, Destination: View>: _Primitiv
                 destination: { [weak node] in (node?.view as? _PresentedDestination)?.destination ?? destination },
                 popped: { isPresented.wrappedValue = false })
             if node.modifierState == nil {
-                node.modifierState = AnyCancellable { [weak context] in
-                    MainActor.assumeIsolated { context?.linkLeft(owner) }
-                }
+                node.modifierState = OnRemoval { [weak context] in context?.linkLeft(owner) }
             }
         } else if !isPresented.wrappedValue, let depth {
             context.pop(toDepth: depth)
@@ -355,9 +353,7 @@ extension NavigationLink: _Tappable {
             // The pushed screen goes when this link does (``NavigationContext/linkLeft(_:)``): the
             // node cancels its modifier state when it is removed.
             if node.modifierState == nil {
-                node.modifierState = AnyCancellable { [weak context] in
-                    MainActor.assumeIsolated { context?.linkLeft(link) }
-                }
+                node.modifierState = OnRemoval { [weak context] in context?.linkLeft(link) }
             }
         }
     }

@@ -295,4 +295,43 @@ import Testing
         #expect(tree.evaluations(of: Editor.self) == editorRuns)
         #expect(shelf.disappeared == ["editor Neuromancer"])
     }
+
+    /// Holds a tree so that a detached task can release it.
+    final class TreeHolder: @unchecked Sendable {
+        var tree: RenderTree?
+    }
+
+    struct Plain: View {
+        @State private var showsAbout = false
+        var body: some View {
+            NavigationStack {
+                List {
+                    NavigationLink("Open") { Text("Opened") }
+                    Button("About") { showsAbout = true }
+                        .navigationDestination(isPresented: $showsAbout) { Text("About") }
+                }
+            }
+        }
+    }
+
+    @Test func aTreeReleasedOffTheMainActorAfterPushesDoesNotTrapAndIsNotKeptAlive() async throws {
+        let plain = TreeHolder()
+        plain.tree = RenderTree(Plain())
+        try plain.tree?.tap("Open")
+        try plain.tree?.back()
+        try plain.tree?.tap("About")
+        let list = TreeHolder()
+        list.tree = RenderTree(Shelves().environment(shelf))
+        try list.tree?.tap("Dune")  // a screen with an onDisappear action
+        weak let releasedPlain = plain.tree
+        weak let releasedList = list.tree
+        // The last references go on another thread (as a suite's deinit may): the pushed screens
+        // and their onDisappear stay untouched, and nothing keeps the trees alive.
+        await Task.detached {
+            plain.tree = nil
+            list.tree = nil
+        }.value
+        #expect(releasedPlain == nil && releasedList == nil)
+        #expect(shelf.disappeared.isEmpty)
+    }
 }
