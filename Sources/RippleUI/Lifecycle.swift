@@ -56,6 +56,9 @@ public struct _OnDisappear<Content: View>: _PrimitiveView {
 final class TaskSlot {
     var task: Task<Void, Never>?
     var id: AnyHashable?
+
+    // A tree released as a whole (on any thread) cancels its tasks too.
+    deinit { task?.cancel() }
 }
 
 /// `.task(id:priority:_:)`: starts a task when the node is inserted and again when the id
@@ -74,7 +77,7 @@ public struct _TaskModifier<Content: View, ID: Equatable>: _PrimitiveView {
             guard previous.id != id else { return }
             slot.task?.cancel()
         } else {
-            node.modifierState = AnyCancellable { MainActor.assumeIsolated { slot.task?.cancel() } }
+            node.modifierState = OnRemoval { slot.task?.cancel() }
         }
         let action = self.action
         let task = Task(priority: priority) { @MainActor in await action() }

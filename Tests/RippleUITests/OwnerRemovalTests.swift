@@ -334,4 +334,32 @@ import Testing
         #expect(releasedPlain == nil && releasedList == nil)
         #expect(shelf.disappeared.isEmpty)
     }
+
+    /// Whether a task saw its cancellation.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var isSet: Bool { lock.withLock { value } }
+        func set() { lock.withLock { value = true } }
+    }
+
+    struct Waiting: View {
+        let cancelled: Flag
+        var body: some View {
+            Text("waiting")
+                .task {
+                    try? await Task.sleep(for: .seconds(60))
+                    if Task.isCancelled { cancelled.set() }
+                }
+        }
+    }
+
+    @Test func aTreeReleasedOffTheMainActorCancelsItsTasksWithoutTrapping() async throws {
+        let cancelled = Flag()
+        let holder = TreeHolder()
+        holder.tree = RenderTree(Waiting(cancelled: cancelled))
+        await Task.detached { holder.tree = nil }.value
+        for _ in 0..<500 where !cancelled.isSet { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(cancelled.isSet)
+    }
 }
