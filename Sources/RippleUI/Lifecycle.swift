@@ -4,6 +4,22 @@ import Foundation
 // is removed (its parent's `if` turned false, its row was deleted, its sheet was dismissed, its
 // screen was popped). Tasks live exactly that long; `task(id:)` restarts when the id changes.
 
+/// What a node does when it is removed from the tree, kept as its modifier state:
+/// ``_NodeHandle/detach()`` cancels it, on the main actor. Unlike an `AnyCancellable`, releasing it
+/// does nothing — a tree released as a whole (a test suite's deinit, maybe off the main actor)
+/// removes no views, and the action does not run there.
+final class OnRemoval: Cancellable {
+    private var action: (@MainActor () -> Void)?
+
+    init(_ action: @escaping @MainActor () -> Void) { self.action = action }
+
+    func cancel() {
+        guard let action else { return }
+        self.action = nil
+        MainActor.assumeIsolated(action)
+    }
+}
+
 /// Keeps the newest action of a modifier between evaluations, for a removal that runs it later.
 final class ActionBox {
     var action: (() -> Void)?
@@ -29,11 +45,9 @@ public struct _OnDisappear<Content: View>: _PrimitiveView {
         let box = node.storage(at: -1) { ActionBox() }
         box.action = action
         guard previous == nil else { return }
-        let reconciler = node.reconciler
-        node.modifierState = AnyCancellable {
-            MainActor.assumeIsolated {
-                if let action = box.action { reconciler.afterThisPass(action) }
-            }
+        // Weakly: the reconciler holds this node (a strong capture would keep the tree alive).
+        node.modifierState = OnRemoval { [weak reconciler = node.reconciler] in
+            if let action = box.action { reconciler?.afterThisPass(action) }
         }
     }
 }
@@ -42,6 +56,9 @@ public struct _OnDisappear<Content: View>: _PrimitiveView {
 final class TaskSlot {
     var task: Task<Void, Never>?
     var id: AnyHashable?
+
+    // A tree released as a whole (on any thread) cancels its tasks too.
+    deinit { task?.cancel() }
 }
 
 /// `.task(id:priority:_:)`: starts a task when the node is inserted and again when the id
@@ -60,7 +77,7 @@ public struct _TaskModifier<Content: View, ID: Equatable>: _PrimitiveView {
             guard previous.id != id else { return }
             slot.task?.cancel()
         } else {
-            node.modifierState = AnyCancellable { MainActor.assumeIsolated { slot.task?.cancel() } }
+            node.modifierState = OnRemoval { slot.task?.cancel() }
         }
         let action = self.action
         let task = Task(priority: priority) { @MainActor in await action() }

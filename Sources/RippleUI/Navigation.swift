@@ -32,6 +32,8 @@ struct PushedEntry {
     let link: ObjectIdentifier?
     let destination: (() -> any View)?
     let serial: Int
+    /// Run when the screen is popped (`navigationDestination(isPresented:)` sets its binding false).
+    var popped: (@MainActor () -> Void)? = nil
 }
 
 /// The state of one navigation stack, kept in its node and handed to its descendants in the
@@ -64,21 +66,39 @@ struct PushedEntry {
         }
     }
 
-    func push(link: ObjectIdentifier, destination: @escaping () -> any View) {
+    func push(link: ObjectIdentifier, destination: @escaping () -> any View, popped: (@MainActor () -> Void)? = nil) {
         serial += 1
-        pushed.value.append(PushedEntry(value: nil, link: link, destination: destination, serial: serial))
+        pushed.value.append(PushedEntry(value: nil, link: link, destination: destination, serial: serial, popped: popped))
     }
 
     /// Called after a pop with the number of screens left (a split view clears selections).
     var onPop: ((Int) -> Void)?
 
-    /// Pops screens until `depth` are left.
-    func pop(toDepth depth: Int) {
+    /// The view link `link` left the tree (its node is being removed): the screen it pushed and
+    /// every screen pushed above it are popped now, their nodes removed before anything evaluates
+    /// them again with the inputs the link gave them last. SwiftUI ties a view link's destination
+    /// to the link in the same way; a value pushed by a value link stays.
+    func linkLeft(_ link: ObjectIdentifier) {
+        // A stack that is leaving itself takes its screens with it.
+        guard let node, node.attached, let depth = entries.firstIndex(where: { $0.link == link }) else { return }
+        let screens = screenNodes().dropFirst(depth).map(\.node)
+        pop(toDepth: depth, notifying: false)
+        for screen in screens.reversed() { node.reconciler.removeNow(screen) }
+    }
+
+    /// Pops screens until `depth` are left (telling the owners of the popped screens, unless
+    /// `notifying` is false: an owner that left the tree).
+    func pop(toDepth depth: Int, notifying: Bool = true) {
         let pathCount = pathGet?().count ?? 0
         let keepPushed = max(0, depth - pathCount)
-        if pushed.value.count > keepPushed { pushed.value.removeLast(pushed.value.count - keepPushed) }
+        var popped: [@MainActor () -> Void] = []
+        if pushed.value.count > keepPushed {
+            if notifying { popped = pushed.value[keepPushed...].compactMap(\.popped) }
+            pushed.value.removeLast(pushed.value.count - keepPushed)
+        }
         if let pathGet, let pathSet, depth < pathCount { pathSet(Array(pathGet().prefix(depth))) }
         onPop?(depth)
+        for action in popped.reversed() { action() }
     }
 
     func view(for entry: PushedEntry) -> any View {
@@ -236,13 +256,52 @@ public struct NavigationLink<Label: View, Destination: View>: _PrimitiveView {
         context.rebuildScreens(cause: "destination changed") { $0.link == link }
     }
 
-    /// Whether this link's destination differs from `old` (``ValueLayout``'s rules: `==`, or field
-    /// by field).
-    private func destinationDiffers(from old: Destination?) -> Bool {
-        guard let old, let new = destination else { return (old == nil) != (destination == nil) }
-        let layout = ValueLayout.of(Destination.self)
-        return withUnsafePointer(to: old) { old in
-            withUnsafePointer(to: new) { new in !layout.same(UnsafeRawPointer(old), UnsafeRawPointer(new)) }
+    /// Whether this link's destination differs from `old`.
+    private func destinationDiffers(from old: Destination?) -> Bool { destinationsDiffer(old, destination) }
+}
+
+/// Whether two destinations differ (``ValueLayout``'s rules: `==`, or field by field).
+@MainActor func destinationsDiffer<Destination: View>(_ old: Destination?, _ new: Destination?) -> Bool {
+    guard let old, let new else { return (old == nil) != (new == nil) }
+    let layout = ValueLayout.of(Destination.self)
+    return withUnsafePointer(to: old) { old in
+        withUnsafePointer(to: new) { new in !layout.same(UnsafeRawPointer(old), UnsafeRawPointer(new)) }
+    }
+}
+
+/// `.navigationDestination(isPresented:destination:)`: while `isPresented` is true, the enclosing
+/// stack shows the destination pushed on it. Popping it (``RenderTree/back()``, its `dismiss`)
+/// sets `isPresented` to false; when this view leaves the tree, the screen goes with it (and every
+/// screen above it), as a view link's does.
+public struct _PresentedDestination<Content: View, Destination: View>: _PrimitiveView {
+    let content: Content
+    let isPresented: Binding<Bool>
+    let destination: Destination
+
+    public func _children(in node: _NodeHandle) -> [_Child] {
+        // Read here, where reads are dependencies: a change re-evaluates this view.
+        _ = isPresented.wrappedValue
+        return [_Child(content, key: 0)]
+    }
+
+    public func _update(node: _NodeHandle, previous: _PresentedDestination?) {
+        guard let context = node.environment.navigationContext else { return }
+        let owner = ObjectIdentifier(node)
+        let depth = context.entries.firstIndex { $0.link == owner }
+        if isPresented.wrappedValue, depth == nil {
+            let isPresented = self.isPresented
+            let destination = self.destination
+            context.push(
+                link: owner,
+                destination: { [weak node] in (node?.view as? _PresentedDestination)?.destination ?? destination },
+                popped: { isPresented.wrappedValue = false })
+            if node.modifierState == nil {
+                node.modifierState = OnRemoval { [weak context] in context?.linkLeft(owner) }
+            }
+        } else if !isPresented.wrappedValue, let depth {
+            context.pop(toDepth: depth)
+        } else if depth != nil, destinationsDiffer(previous?.destination, destination) {
+            context.rebuildScreens(cause: "destination changed") { $0.link == owner }
         }
     }
 }
@@ -287,8 +346,14 @@ extension NavigationLink: _Tappable {
         } else if let value {
             context.push(value)
         } else if let destination {
-            context.push(link: ObjectIdentifier(node)) { [weak node] in
+            let link = ObjectIdentifier(node)
+            context.push(link: link) { [weak node] in
                 (node?.view as? NavigationLink)?.destination ?? destination
+            }
+            // The pushed screen goes when this link does (``NavigationContext/linkLeft(_:)``): the
+            // node cancels its modifier state when it is removed.
+            if node.modifierState == nil {
+                node.modifierState = OnRemoval { [weak context] in context?.linkLeft(link) }
             }
         }
     }
@@ -441,6 +506,14 @@ extension View {
         for data: D.Type, @ViewBuilder destination: @escaping (D) -> C
     ) -> some View {
         _NavigationDestination(content: self, make: destination)
+    }
+
+    /// Pushes the screen `destination` builds on the enclosing stack while `isPresented` is true;
+    /// popping it sets `isPresented` to false, and the screen goes when this view leaves the tree.
+    public func navigationDestination<V: View>(
+        isPresented: Binding<Bool>, @ViewBuilder destination: () -> V
+    ) -> some View {
+        _PresentedDestination(content: self, isPresented: isPresented, destination: destination())
     }
 
     /// Adds the toolbar items `content` builds (the test API reaches them on this screen).

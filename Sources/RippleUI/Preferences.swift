@@ -25,9 +25,8 @@ public struct _Preference<Content: View, Key: PreferenceKey>: _PrimitiveView {
         node.reconciler.preferencesChanged(below: node)
         if previous == nil {
             // Removal changes the combined value too.
-            let reconciler = node.reconciler
-            node.modifierState = AnyCancellable { [weak parent = node.parent] in
-                MainActor.assumeIsolated { if let parent { reconciler.preferencesChanged(below: parent) } }
+            node.modifierState = OnRemoval { [weak parent = node.parent, weak reconciler = node.reconciler] in
+                if let parent { reconciler?.preferencesChanged(below: parent) }
             }
         }
     }

@@ -157,6 +157,21 @@ extension View {
         sheet(item: item, onDismiss: onDismiss, content: content)
     }
 
+    /// Presents a popover while `isPresented` is true (a sheet, for the tree: it covers the screen
+    /// for the test API; the arrow edge is inert).
+    public func popover<Content: View>(
+        isPresented: Binding<Bool>, arrowEdge: Edge? = nil, @ViewBuilder content: @escaping () -> Content
+    ) -> some View {
+        sheet(isPresented: isPresented, content: content)
+    }
+
+    /// Presents a popover for `item` while it is not `nil` (a sheet, for the tree).
+    public func popover<Item: Identifiable, Content: View>(
+        item: Binding<Item?>, arrowEdge: Edge? = nil, @ViewBuilder content: @escaping (Item) -> Content
+    ) -> some View {
+        sheet(item: item, content: content)
+    }
+
     /// Presents an alert titled `title` with the buttons `actions` builds while `isPresented` is
     /// true; tapping any of its buttons runs it and closes the alert.
     public func alert<S: StringProtocol, A: View>(

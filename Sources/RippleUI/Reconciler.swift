@@ -294,14 +294,17 @@ final class Reconciler {
                 toEvaluate.append((created, ["@identity"]))
             }
         }
+        // The new children are in place before the old ones go: a removal can take a presented
+        // screen out of them (a link's pushed screen goes with the link, ``removeNow(_:)``).
+        node.children = kept
         if let existing {
             for removed in existing.values { remove(removed) }
         } else {
             for removed in old[position...] { remove(removed) }
         }
-        node.children = kept
-        for (index, child) in kept.enumerated() where child.indexInParent != index { child.indexInParent = index }
-        for (child, reasons) in toEvaluate {
+        for (index, child) in node.children.enumerated() where child.indexInParent != index { child.indexInParent = index }
+        // A child removed meanwhile (its owner left the tree) is not evaluated.
+        for (child, reasons) in toEvaluate where child.attached {
             let pending = takeCauses(child)
             evaluate(child, reasons: pending.isEmpty ? reasons : reasons + pending.filter { !reasons.contains($0) })
         }
@@ -314,6 +317,16 @@ final class Reconciler {
     private func remove(_ node: _NodeHandle) {
         observer?.removing(node)
         node.detach()
+    }
+
+    /// Takes `node` out of its parent's children now, in the middle of a pass: a presented screen
+    /// whose owner left the tree. Neither it nor anything below it is evaluated again (a flush and
+    /// a parent's reconciliation skip detached nodes); its `onDisappear` actions run after the pass.
+    func removeNow(_ node: _NodeHandle) {
+        guard node.attached, let parent = node.parent, parent.attached else { return }
+        parent.children.removeAll { $0 === node }
+        for (index, child) in parent.children.enumerated() where child.indexInParent != index { child.indexInParent = index }
+        remove(node)
     }
 
     /// Hands a changed environment down a subtree that is not being re-evaluated, marking the

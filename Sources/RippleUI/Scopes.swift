@@ -85,6 +85,14 @@ import Foundation
     }
 }
 
+extension RenderTreeScope: CustomStringConvertible {
+    /// The part's texts, as a test's failure message shows it: `row ["Dune", "Frank Herbert"]`.
+    /// Read it on the main actor, as the tree (it traps elsewhere).
+    public nonisolated var description: String {
+        MainActor.assumeIsolated { "row \(texts)" }
+    }
+}
+
 /// `ForEach`, for the test API's rows.
 @MainActor protocol _RowsView {}
 extension ForEach: _RowsView {}
