@@ -10,8 +10,9 @@ import RippleTrackingTypes  // TrackingEvent, TrackingPhase (not re-exported: Ri
 public protocol _ExternalScopeHook: AnyObject, Sendable {
     /// Runs `body` with the other system recording reads, and returns the reads as one handle
     /// (`nil` when `body` read nothing the other system tracks). The other system reports later
-    /// changes of those reads to the handle until the handle's `cancel` closure runs.
-    func collectReads<R>(_ body: () -> R) -> (R, _ExternalReads?)
+    /// changes of those reads to the handle, in `phase` only (both phases when `nil`: the scope's
+    /// observer is not known yet), until the handle's `cancel` closure runs.
+    func collectReads<R>(reporting phase: TrackingPhase?, _ body: () -> R) -> (R, _ExternalReads?)
 
     /// The name of the property a changed key path ends in, where the other system's key paths
     /// print none (an `@Observable` property's is computed), or `nil`.
