@@ -19,7 +19,7 @@ public final class TrackingRegistrar: @unchecked Sendable {
     private let lock = Lock()
     /// One tracker per key path, found by the key path's identity first (literal key paths are
     /// usually the same instance at a call site) and by equality otherwise.
-    private var trackers: [(identity: ObjectIdentifier, keyPath: AnyKeyPath, tracker: PropertyTracker)] = []
+    private var trackers: [(identity: ObjectIdentifier, keyPath: AnyKeyPath, tracker: TrackerStorage<TrackerState>)] = []
 
     /// Creates a registrar.
     public init() {}
@@ -27,7 +27,7 @@ public final class TrackingRegistrar: @unchecked Sendable {
     /// The tracker for `keyPath`; a new one is named after the key path when it prints a name, or
     /// else after `accessor` — the property whose accessor called (the documented pattern calls
     /// from the property's own getter and setter, where `#function` is the property's name).
-    private func tracker(for keyPath: AnyKeyPath, accessor: String) -> PropertyTracker {
+    private func tracker(for keyPath: AnyKeyPath, accessor: String) -> TrackerStorage<TrackerState> {
         let identity = ObjectIdentifier(keyPath)
         lock.lock()
         if let entry = trackers.first(where: { $0.identity == identity }) {
@@ -39,7 +39,7 @@ public final class TrackingRegistrar: @unchecked Sendable {
             lock.unlock()
             return entry.tracker
         }
-        let tracker = PropertyTracker()
+        let tracker = TrackerStorage(state: TrackerState())
         trackers.append((identity, keyPath, tracker))
         lock.unlock()
         tracker.setIdentityIfAbsent {
@@ -60,9 +60,7 @@ public final class TrackingRegistrar: @unchecked Sendable {
     ) {
         guard trackingScopesAreOpen else { return }
         let tracker = tracker(for: keyPath, accessor: accessor)
-        tracker.lock.lock()
         let version = tracker.version
-        tracker.lock.unlock()
         tracker.record(version: version, object: subject) {
             TrackedIdentity(name: propertyName(of: keyPath) ?? propertyName(ofAccessor: accessor), keyPath: keyPath)
         }

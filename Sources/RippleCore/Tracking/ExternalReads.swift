@@ -54,10 +54,9 @@ public final class _ExternalReads: @unchecked Sendable {
     func activate() -> ExternalTracker {
         lock.lock()
         let cancel = self.cancel.take() ?? {}
-        let tracker = ExternalTracker(cancel: cancel)
+        let tracker = ExternalTracker(
+            state: ExternalTrackerState(tracker: TrackerState(version: early), lastKeyPath: earlyKeyPath), cancel: cancel)
         self.tracker = tracker
-        tracker.version = early
-        tracker.lastKeyPath = earlyKeyPath
         lock.unlock()
         return tracker
     }
@@ -78,17 +77,28 @@ public final class _ExternalReads: @unchecked Sendable {
     }
 }
 
+/// What an ``ExternalTracker`` keeps under its lock: the tracker's version and observers, and the
+/// key path of the latest did-set change (for an observer armed after it).
+struct ExternalTrackerState: TrackerStateHolder {
+    var tracker: TrackerState
+    var lastKeyPath: AnyKeyPath?
+
+    /// The other system reports a change in `phase` (a did-set is a store): the observers to fire.
+    mutating func changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) -> FiringList {
+        if phase == .didSet { lastKeyPath = keyPath }
+        return tracker.changed(phase).firing
+    }
+}
+
 /// The tracker standing for everything another observation system saw read in one scope: armed like
 /// a `@Published` property's, fired with the changed property's key path. Its version starts at the
 /// changes reported before the scope ended, so a change between a read and the arming is not lost.
-final class ExternalTracker: PropertyTracker, @unchecked Sendable {
+final class ExternalTracker: TrackerStorage<ExternalTrackerState>, @unchecked Sendable {
     private let cancel: @Sendable () -> Void
-    /// The key path of the latest did-set change (for an observer armed after it). Guarded by `lock`.
-    @exclusivity(unchecked) var lastKeyPath: AnyKeyPath?
 
-    init(cancel: @escaping @Sendable () -> Void) {
+    init(state: ExternalTrackerState, cancel: @escaping @Sendable () -> Void) {
         self.cancel = cancel
-        super.init()
+        super.init(state: state)
     }
 
     deinit {
@@ -97,23 +107,16 @@ final class ExternalTracker: PropertyTracker, @unchecked Sendable {
 
     func changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) {
         lock.lock()
-        if phase == .didSet {
-            version &+= 1
-            lastKeyPath = keyPath
-        }
-        guard hasObserversLocked else {
-            lock.unlock()
-            return
-        }
-        let firing = takeFiringLocked(phase)
+        let firing = state.changed(phase, keyPath: keyPath)
         lock.unlock()
+        guard !firing.isEmpty else { return }
         fire(firing, TrackingEvent(object: nil, tracker: self, phase: phase, keyPath: keyPath))
     }
 
     /// The did-set event for an observer that finds this tracker changed when it arms.
     var staleEvent: TrackingEvent {
         lock.lock()
-        let keyPath = lastKeyPath
+        let keyPath = state.lastKeyPath
         lock.unlock()
         return TrackingEvent(object: nil, tracker: self, phase: .didSet, keyPath: keyPath)
     }
