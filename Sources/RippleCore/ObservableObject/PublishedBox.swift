@@ -241,8 +241,8 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// and so does `$property`'s current value).
     ///
     /// Two rounds of lock → transition → unlock → act on the observation's ``PublishedState``:
-    /// ``PublishedState/beginWrite(thread:announce:name:)`` (after a wait for the turn,
-    /// ``PublishedState/handedTurn(announce:)``), then the callouts; ``PublishedState/endWrite(_:)``
+    /// ``PublishedState/beginWrite(thread:name:)`` (after a wait for the turn, if it says so) and
+    /// ``PublishedState/callouts(_:announce:)``, then the callouts; ``PublishedState/endWrite(_:)``
     /// with `valueLock` held too and the store beside it, then the wake, the release of what was
     /// replaced and the did-set observers. `announce`: `false` for a write that starts over (its
     /// will-set callouts ran already).
@@ -251,18 +251,19 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let external = externalTrackingInstalled.load(ordering: .relaxed)
         let me = currentThreadID()
         observation.lock.lock()
-        let callouts: PublishedState.Callouts
-        switch observation.state.beginWrite(thread: me, announce: announce, name: "$property (@Published \(Value.self))") {
-        case .callOut(let given):
-            callouts = given
+        let role: PublishedWriteMachine.Role
+        switch observation.state.beginWrite(thread: me, name: "$property (@Published \(Value.self))") {
+        case .write(let given):
+            role = given
         case .wait(let waiter):
-            // The transition's access to the state ends before the thread parks.
+            // The transition's access to the state ended before the thread parks.
             _ = observation.lock.takeTurnLocked(.wait(waiter))
-            callouts = observation.state.handedTurn(announce: announce)
+            role = .ordered
         }
+        let callouts = observation.state.callouts(role, announce: announce)
         observation.lock.unlock()
         let projection = callouts.projection.map {
-            Unmanaged.passUnretained(unsafeDowncast($0.takeUnretainedValue(), to: SubjectCore<Value, Never>.self))
+            $0._withUnsafeGuaranteedRef { Unmanaged.passUnretained(unsafeDowncast($0, to: SubjectCore<Value, Never>.self)) }
         }
         if announce {
             if external { reportExternally(.willSet, object: object) }
@@ -272,15 +273,12 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         projection?._withUnsafeGuaranteedRef { $0.send(newValue) }
         observation.lock.lock()
         valueLock.lock()
-        let store: PublishedState.Store
-        switch observation.state.endWrite(callouts) {
-        case .startOver:
+        guard case .store(let store) = observation.state.endWrite(callouts) else {
+            // `.startOver`: a `$property` was made while the callouts ran.
             valueLock.unlock()
             observation.lock.unlock()
             setObserved(newValue, object: object, observation: observation, announce: false)
             return
-        case .store(let given):
-            store = given
         }
         let old = storedValue
         storedValue = newValue

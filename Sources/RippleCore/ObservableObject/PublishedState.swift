@@ -6,8 +6,8 @@ import RippleTrackingTypes  // TrackingPhase (not re-exported: Ripple's, not Com
 /// (``PublishedWriteMachine``), and the cold fields (`assign(to:)` subscriptions and owner, the
 /// bridge's slot, the property's index). Kept by the property's ``PublishedObservation`` (a
 /// ``TrackerStorage``) under its lock; the box's `setObserved` is two rounds of lock → transition
-/// → unlock → act: ``beginWrite(thread:announce:name:)`` (and, after waiting for the turn,
-/// ``handedTurn(announce:)``), then the callouts; ``endWrite(_:)``, then the store, the wake and the
+/// → unlock → act: ``beginWrite(thread:name:)`` (after a wait for the turn, if it says so) and
+/// ``callouts(_:announce:)``, then the callouts; ``endWrite(_:)``, then the store, the wake and the
 /// did-set observers.
 ///
 /// Two fields are also written with the box's `valueLock` held — `tracker.version` (by
@@ -71,16 +71,6 @@ struct PublishedState: TrackerStateHolder {
         }
     }
 
-    /// How a write begins.
-    @usableFromInline
-    enum Begin {
-        /// Make these callouts now (the lock released), then end the write.
-        case callOut(Callouts)
-        /// Sleep until this waiter is handed the turn (``Lock/takeTurnLocked(_:keeping:)``), then
-        /// take ``handedTurn(announce:)``'s callouts.
-        case wait(TurnWaiter)
-    }
-
     /// How a write ends, once its callouts have run.
     @usableFromInline
     enum End {
@@ -115,24 +105,19 @@ struct PublishedState: TrackerStateHolder {
         }
     }
 
-    /// A write begins on `thread`. `announce`: `false` for a write that starts over (its will-set
-    /// callouts ran already). `name` names the property in a deadlock report.
+    /// A write begins on `thread`: ``PublishedWriteMachine/Begin/write(_:)`` in a role at once, or
+    /// ``PublishedWriteMachine/Begin/wait(_:)`` — sleep until handed the turn
+    /// (``Lock/takeTurnLocked(_:keeping:)``), then write as ``PublishedWriteMachine/Role/ordered``.
+    /// Either way, take ``callouts(_:announce:)`` in the same critical section. `name` names the
+    /// property in a deadlock report.
     @inlinable @inline(__always)
-    mutating func beginWrite(thread: UInt, announce: Bool, name: @autoclosure () -> String) -> Begin {
-        switch writes.begin(thread: thread, ordered: projection != nil, name: name()) {
-        case .write(let role):
-            return .callOut(callouts(role, announce: announce))
-        case .wait(let waiter):
-            return .wait(waiter)
-        }
+    mutating func beginWrite(thread: UInt, name: @autoclosure () -> String) -> PublishedWriteMachine.Begin {
+        writes.begin(thread: thread, ordered: projection != nil, name: name())
     }
 
-    /// A write that waited was handed the turn: it writes as an ordered write.
-    @inlinable @inline(__always)
-    mutating func handedTurn(announce: Bool) -> Callouts {
-        callouts(.ordered, announce: announce)
-    }
-
+    /// What a write in `role` calls out before it stores: the will-set observers (taken from the
+    /// tracker), the will-change publisher and `$property`. `announce`: `false` for a write that
+    /// starts over (its will-set callouts ran already), which calls out only to `$property`.
     @inlinable @inline(__always)
     mutating func callouts(_ role: PublishedWriteMachine.Role, announce: Bool) -> Callouts {
         Callouts(

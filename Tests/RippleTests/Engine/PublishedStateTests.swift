@@ -16,9 +16,9 @@ import Testing
         _ state: inout PublishedState, thread: UInt, announce: Bool = true,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> PublishedState.Callouts? {
-        switch state.beginWrite(thread: thread, announce: announce, name: "x") {
-        case .callOut(let callouts):
-            return callouts
+        switch state.beginWrite(thread: thread, name: "x") {
+        case .write(let role):
+            return state.callouts(role, announce: announce)
         case .wait:
             Issue.record("expected the write to begin at once", sourceLocation: sourceLocation)
             return nil
@@ -159,14 +159,14 @@ import Testing
         var state = PublishedState()
         state.project(SubjectCore<Int, Never>(current: 0))
         guard let first = callOut(&state, thread: 1) else { return }
-        guard case .wait(let waiter) = state.beginWrite(thread: 2, announce: true, name: "x") else {
+        guard case .wait(let waiter) = state.beginWrite(thread: 2, name: "x") else {
             Issue.record("expected the second writer to wait")
             return
         }
         guard let firstStored = store(&state, first) else { return }
         #expect(firstStored.exit == .handOff(waiter))
         #expect(state.writes.turn.owner == 2)
-        let second = state.handedTurn(announce: true)
+        let second = state.callouts(.ordered, announce: true)  // handed the turn: an ordered write
         #expect(second.role == .ordered)
         #expect(second.startVersion == 1)
         guard let secondStored = store(&state, second) else { return }
