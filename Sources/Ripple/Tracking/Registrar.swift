@@ -18,7 +18,7 @@
 public final class TrackingRegistrar: @unchecked Sendable {
     /// One tracker per key path, found by the key path's identity first (literal key paths are
     /// usually the same instance at a call site) and by equality otherwise.
-    private let trackers = LockedValue<[(identity: ObjectIdentifier, keyPath: AnyKeyPath, tracker: PropertyTracker)]>([])
+    private let trackers = LockedValue<[(identity: ObjectIdentifier, keyPath: AnyKeyPath, tracker: TrackerStorage<TrackerState>)]>([])
 
     /// Creates a registrar.
     public init() {}
@@ -31,11 +31,11 @@ public final class TrackingRegistrar: @unchecked Sendable {
     /// The tracker for `keyPath`; a new one is named after the key path when it prints a name, or
     /// else after `accessor` — the property whose accessor called (the documented pattern calls
     /// from the property's own getter and setter, where `#function` is the property's name).
-    private func tracker(for keyPath: AnyKeyPath, accessor: String) -> PropertyTracker {
+    private func tracker(for keyPath: AnyKeyPath, accessor: String) -> TrackerStorage<TrackerState> {
         let identity = ObjectIdentifier(keyPath)
         // Comparing key paths and making a tracker call no user code; a replaced key path is
         // released after unlocking.
-        let (tracker, isNew, replaced) = trackers.withLock { trackers -> (PropertyTracker, Bool, AnyKeyPath?) in
+        let (tracker, isNew, replaced) = trackers.withLock { trackers -> (TrackerStorage<TrackerState>, Bool, AnyKeyPath?) in
             if let entry = trackers.first(where: { $0.identity == identity }) {
                 return (entry.tracker, false, nil)
             }
@@ -49,7 +49,7 @@ public final class TrackingRegistrar: @unchecked Sendable {
                 trackers[index] = (identity, keyPath, tracker)
                 return (tracker, false, replaced)
             }
-            let tracker = PropertyTracker()
+            let tracker = TrackerStorage(state: TrackerState())
             trackers.append((identity, keyPath, tracker))
             return (tracker, true, nil)
         }
@@ -73,9 +73,7 @@ public final class TrackingRegistrar: @unchecked Sendable {
     ) {
         guard trackingScopesAreOpen else { return }
         let tracker = tracker(for: keyPath, accessor: accessor)
-        tracker.lock.lock()
         let version = tracker.version
-        tracker.lock.unlock()
         tracker.record(version: version, object: subject) {
             TrackedIdentity(name: propertyName(of: keyPath) ?? propertyName(ofAccessor: accessor), keyPath: keyPath)
         }

@@ -301,9 +301,7 @@ package func accessesToAllPublished(of object: AnyObject) -> [AccessCollector.Ac
     for (offset, name) in zip(layout.publishedOffsets, layout.publishedNames) {
         let box = unmanagedPublishedBox(of: object, at: offset).takeUnretainedValue()
         let tracker = box.observation()
-        tracker.lock.lock()
         let version = tracker.version
-        tracker.lock.unlock()
         tracker.setIdentityIfAbsent { TrackedIdentity(name: name, keyPath: nil) }
         _ = collector.record(tracker, version: version, object: object)
     }

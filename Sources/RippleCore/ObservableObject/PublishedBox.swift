@@ -12,8 +12,13 @@ import RippleTrackingTypes  // TrackingPhase (not re-exported: Ripple's, not Com
 /// kept from then on.
 ///
 /// Locks: `valueLock` guards the value and `observationSlot`. Once the observation exists, every
-/// write goes through the observation's lock, and takes `valueLock` inside it only to store — the
-/// lock order is always the observation's lock, then `valueLock`.
+/// write goes through the observation's lock (its ``PublishedState``), and takes `valueLock` inside
+/// it only to store — the lock order is always the observation's lock, then `valueLock`.
+///
+/// Why the value keeps a lock of its own (`valueLock`, beside the observation's storage): the
+/// unobserved read and write are one short critical section on the value inline in the box (about
+/// 53 instructions); moving the value into the observation's state would make an observation, an
+/// allocation, per property.
 @usableFromInline
 class PublishedBoxBase: @unchecked Sendable {
     @usableFromInline
@@ -64,7 +69,7 @@ class PublishedBoxBase: @unchecked Sendable {
     final var objectWillChange: ObservableObjectPublisher? {
         valueLock.lock()
         defer { valueLock.unlock() }
-        return observationSlot?._withUnsafeGuaranteedRef { $0.willChange }
+        return observationSlot?._withUnsafeGuaranteedRef { $0.state.willChange }
     }
 
     /// Links `publisher` unless one is linked already; returns the one linked afterwards.
@@ -72,42 +77,36 @@ class PublishedBoxBase: @unchecked Sendable {
         let observation = observation()
         observation.lock.lock()
         defer { observation.lock.unlock() }
-        if let existing = observation.willChange { return existing }
         valueLock.lock()
-        observation.willChange = publisher
-        valueLock.unlock()
-        return publisher
+        defer { valueLock.unlock() }
+        return observation.state.link(publisher)
     }
 
     /// The bridge's per-object state (see `_ExternalTracking.state`), kept in the first box.
     final func externalState(create: () -> AnyObject) -> AnyObject {
         let observation = observation()
         observation.lock.lock()
-        if let existing = observation.externalSlot {
-            observation.lock.unlock()
-            return existing
-        }
+        let existing = observation.state.externalSlot
         observation.lock.unlock()
+        if let existing { return existing }
         let made = create()  // not under the lock: it is the bridge's code
         observation.lock.lock()
         defer { observation.lock.unlock() }
-        if let existing = observation.externalSlot { return existing }
-        observation.externalSlot = made
-        return made
+        return observation.state.keepExternalSlot(made)
     }
 
     /// The property's index in its class, looked up once.
     final func index(in object: AnyObject) -> Int {
         let observation = observation()
         observation.lock.lock()
-        let known = observation.propertyIndex
+        let known = observation.state.propertyIndex
         observation.lock.unlock()
         if known >= 0 { return known }
         let layout = LayoutCache.layout(of: object)
         let me = Unmanaged.passUnretained(self).toOpaque()
         let found = layout.publishedOffsets.firstIndex { unmanagedPublishedBox(of: object, at: $0).toOpaque() == me } ?? -1
         observation.lock.lock()
-        observation.propertyIndex = found
+        observation.state.propertyIndex = found
         observation.lock.unlock()
         return found
     }
@@ -144,43 +143,17 @@ class PublishedBoxBase: @unchecked Sendable {
     }
 }
 
-/// What observing one `@Published` property takes, made on first observation: the property's
-/// tracker (its version and armed tracking observers), the object's will-change publisher, the
-/// `$property` subject, and the turn that orders observed writes.
-///
-/// Its fields are guarded by its tracker's `lock`, except `version` and `willChange`, which are
-/// changed with both that lock and the box's `valueLock` held, so either is enough to read them —
-/// the box reads its value and version together, or the will-change link, under `valueLock` alone.
+/// What observing one `@Published` property takes, made on first observation: the storage of
+/// its ``PublishedState`` — the property's tracker (its version and armed tracking observers), the
+/// object's will-change publisher, the `$property` subject, and the turn that orders observed
+/// writes — under one lock. As a ``PropertyTracker`` it is what tracking scopes record and
+/// observers arm on.
 @usableFromInline
-final class PublishedObservation: PropertyTracker, @unchecked Sendable {
-    /// The owning object's will-change publisher, once somebody asked for it. Like `version`, written
-    /// with this lock and the box's `valueLock` held, so either is enough to read it.
-    @exclusivity(unchecked) @usableFromInline
-    var willChange: ObservableObjectPublisher?
-    /// The `$property` subject (a `SubjectCore<Value, Never>` of the box's `Value`), once used.
-    @exclusivity(unchecked) @usableFromInline
-    var projection: AnyObject?
-    /// `assign(to: &$property)` subscriptions: they live as long as the property does.
-    @exclusivity(unchecked) @usableFromInline
-    var assignments: [AnyCancellable] = []
-    /// The owning object, for writes that come through `assign(to:)` (which has no object of its
-    /// own). Set only by the projection's setter, so only objects that use `assign(to:)` carry a
-    /// weak reference.
-    @exclusivity(unchecked) @usableFromInline
-    weak var assignOwner: AnyObject?
-    /// Which observed writes wait for each other, and whether a write stores (see `setObserved`).
-    /// No lock is held while a write's callouts run.
-    @exclusivity(unchecked) @usableFromInline
-    var writes = PublishedWriteMachine()
-    /// The bridge's per-object state (see `_ExternalTracking.state`), kept in the first box.
-    @exclusivity(unchecked)
-    var externalSlot: AnyObject?
-    /// The property's index in its class's layout (-1: not looked up yet).
-    @exclusivity(unchecked)
-    var propertyIndex = -1
-
+final class PublishedObservation: TrackerStorage<PublishedState>, @unchecked Sendable {
     @usableFromInline
-    override init() {}
+    init() {
+        super.init(state: PublishedState())
+    }
 }
 
 /// The storage of one `@Published` property of one object: its value and, once somebody observes
@@ -202,8 +175,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         // box weakly, so this runs). Tracking scopes may keep the observation itself alive longer.
         guard let observation = observationSlot?.takeUnretainedValue() else { return }
         observation.lock.lock()
-        let assignments = observation.assignments
-        observation.assignments = []
+        let assignments = observation.state.takeAssignments()
         observation.lock.unlock()
         for assignment in assignments { assignment.cancel() }
     }
@@ -223,7 +195,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         if let observation = observationSlot {
             // The box keeps its observation for good: no need to retain it for the read.
             let value = storedValue
-            let version = observation._withUnsafeGuaranteedRef { $0.version }
+            let version = observation._withUnsafeGuaranteedRef { $0.state.tracker.version }
             valueLock.unlock()
             observation._withUnsafeGuaranteedRef { recordRead($0, version: version, object: object) }
             return value
@@ -268,70 +240,57 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// outer write stores after it, as in Combine (the property ends with the outer write's value,
     /// and so does `$property`'s current value).
     ///
-    /// Neither publisher is retained for the call: the observation holds both for good. `announce`:
-    /// `false` for a write that starts over (its will-set callouts ran already).
+    /// Two rounds of lock → transition → unlock → act on the observation's ``PublishedState``:
+    /// ``PublishedState/beginWrite(thread:name:)`` (after a wait for the turn, if it says so) and
+    /// ``PublishedState/callouts(_:announce:)``, then the callouts; ``PublishedState/endWrite(_:)``
+    /// with `valueLock` held too and the store beside it, then the wake, the release of what was
+    /// replaced and the did-set observers. `announce`: `false` for a write that starts over (its
+    /// will-set callouts ran already).
     @inlinable
     func setObserved(_ newValue: Value, object: AnyObject?, observation: PublishedObservation, announce: Bool = true) {
         let external = externalTrackingInstalled.load(ordering: .relaxed)
         let me = currentThreadID()
         observation.lock.lock()
         let role: PublishedWriteMachine.Role
-        switch observation.writes.begin(
-            thread: me, ordered: observation.projection != nil, name: "$property (@Published \(Value.self))")
-        {
+        switch observation.state.beginWrite(thread: me, name: "$property (@Published \(Value.self))") {
         case .write(let given):
             role = given
         case .wait(let waiter):
+            // The transition's access to the state ended before the thread parks.
             _ = observation.lock.takeTurnLocked(.wait(waiter))
             role = .ordered
         }
-        let startVersion = observation.version
-        let willSetObservers =
-            announce && observation.hasObserversLocked ? observation.takeFiringLocked(.willSet) : FiringList()
-        let willChange = announce ? observation.willChange.map { Unmanaged.passUnretained($0) } : nil
-        let projection = observation.projection.map {
-            Unmanaged.passUnretained(unsafeDowncast($0, to: SubjectCore<Value, Never>.self))
-        }
+        let callouts = observation.state.callouts(role, announce: announce)
         observation.lock.unlock()
+        let projection = callouts.projection.map {
+            $0._withUnsafeGuaranteedRef { Unmanaged.passUnretained(unsafeDowncast($0, to: SubjectCore<Value, Never>.self)) }
+        }
         if announce {
             if external { reportExternally(.willSet, object: object) }
-            if !willSetObservers.isEmpty { observation.fire(willSetObservers, .willSet, object: object) }
-            willChange?._withUnsafeGuaranteedRef { $0.send() }
+            if !callouts.willSet.isEmpty { observation.fire(callouts.willSet, .willSet, object: object) }
+            callouts.willChange?._withUnsafeGuaranteedRef { $0.send() }
         }
         projection?._withUnsafeGuaranteedRef { $0.send(newValue) }
         observation.lock.lock()
-        let exit: DeliveryTurn.Exit
-        var oldCurrent: Value?
-        switch observation.writes.end(
-            role, unchanged: observation.version == startVersion, ordered: observation.projection != nil)
-        {
-        case .startOver:
-            // A `$property` was made (from the value before this one) while the callouts ran: this
-            // write's value must go through it too. Only while `$property` is first made.
+        valueLock.lock()
+        guard case .store(let store) = observation.state.endWrite(callouts) else {
+            // `.startOver`: a `$property` was made while the callouts ran.
+            valueLock.unlock()
             observation.lock.unlock()
             setObserved(newValue, object: object, observation: observation, announce: false)
             return
-        case .store(let given):
-            exit = given
-        case .storeOverNested(let given):
-            // Its subscribers were sent this value before the nested write's: `$property`'s current
-            // value becomes this one again, while this write still holds the turn, so that a new
-            // subscriber starts from what the property holds.
-            exit = given
-            oldCurrent = projection?._withUnsafeGuaranteedRef { $0.exchangeCurrent(with: newValue) }
         }
-        valueLock.lock()
         let old = storedValue
         storedValue = newValue
-        observation.version &+= 1
         valueLock.unlock()
-        let newVersion = observation.version
-        let didSetObservers =
-            observation.hasObserversLocked ? observation.takeFiringLocked(.didSet) : FiringList()
-        observation.lock.unlock(handingOver: exit)
+        // Its subscribers were sent this value before the nested write's: `$property`'s current
+        // value becomes this one again, while this write still holds the turn, so that a new
+        // subscriber starts from what the property holds.
+        let oldCurrent = store.resetsProjection ? projection?._withUnsafeGuaranteedRef { $0.exchangeCurrent(with: newValue) } : nil
+        observation.lock.unlock(handingOver: store.exit)
         withExtendedLifetime((old, oldCurrent)) {}  // released after unlocking
-        observation.absorbOwnWrite(newVersion: newVersion)
-        if !didSetObservers.isEmpty { observation.fire(didSetObservers, .didSet, object: object) }
+        observation.absorbOwnWrite(newVersion: store.version)
+        if !store.didSet.isEmpty { observation.fire(store.didSet, .didSet, object: object) }
         if external { reportExternally(.didSet, object: object) }
     }
 
@@ -341,14 +300,14 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         let observation = self.observation()
         observation.lock.lock()
         defer { observation.lock.unlock() }
-        if let projection = observation.projection {
+        if let projection = observation.state.projection {
             return unsafeDowncast(projection, to: SubjectCore<Value, Never>.self)
         }
         valueLock.lock()
         let current = storedValue
         valueLock.unlock()
         let created = SubjectCore<Value, Never>(current: current)
-        observation.projection = created
+        observation.state.project(created)
         return created
     }
 
@@ -356,7 +315,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     func rememberAssignOwner(_ owner: AnyObject) {
         let observation = self.observation()
         observation.lock.lock()
-        if observation.assignOwner == nil { observation.assignOwner = owner }
+        observation.state.rememberAssignOwner(owner)
         observation.lock.unlock()
     }
 
@@ -365,7 +324,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     func assign(_ newValue: Value) {
         let observation = self.observation()
         observation.lock.lock()
-        let owner = observation.assignOwner
+        let owner = observation.state.assignOwner
         observation.lock.unlock()
         set(newValue, object: owner)
     }
@@ -374,7 +333,7 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     func keep(_ assignment: AnyCancellable) {
         let observation = self.observation()
         observation.lock.lock()
-        observation.assignments.append(assignment)
+        observation.state.keep(assignment)
         observation.lock.unlock()
     }
 }

@@ -45,10 +45,11 @@ public final class _ExternalReads: @unchecked Sendable {
         /// The scope takes the handle over: the tracker it records, starting at the early changes.
         /// (Making the tracker calls no user code.)
         mutating func activate() -> ExternalTracker {
-            let tracker = ExternalTracker(countedPhase: countedPhase, cancel: cancel.take() ?? {})
+            let tracker = ExternalTracker(
+                state: ExternalTrackerState(
+                    tracker: TrackerState(version: early), lastKeyPath: earlyKeyPath, countedPhase: countedPhase),
+                cancel: cancel.take() ?? {})
             self.tracker = tracker
-            tracker.version = early
-            tracker.lastKeyPath = earlyKeyPath
             return tracker
         }
 
@@ -92,20 +93,34 @@ public final class _ExternalReads: @unchecked Sendable {
     }
 }
 
+/// What an ``ExternalTracker`` keeps under its lock: the tracker's version and observers, and the
+/// key path of the latest counted change (for an observer armed after it).
+struct ExternalTrackerState: TrackerStateHolder {
+    var tracker: TrackerState
+    var lastKeyPath: AnyKeyPath?
+    /// The phase whose changes bump the version (did-set, unless the scope registered will-set only).
+    let countedPhase: TrackingPhase
+
+    /// The other system reports a change in `phase` (one in the counted phase is a store): the
+    /// observers to fire.
+    mutating func changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) -> FiringList {
+        if phase == countedPhase {
+            tracker.version &+= 1
+            lastKeyPath = keyPath
+        }
+        return tracker.takeFiring(phase)
+    }
+}
+
 /// The tracker standing for everything another observation system saw read in one scope: armed like
 /// a `@Published` property's, fired with the changed property's key path. Its version starts at the
 /// changes reported before the scope ended, so a change between a read and the arming is not lost.
-final class ExternalTracker: PropertyTracker, @unchecked Sendable {
+final class ExternalTracker: TrackerStorage<ExternalTrackerState>, @unchecked Sendable {
     private let cancel: @Sendable () -> Void
-    /// The phase whose changes bump the version (did-set, unless the scope registered will-set only).
-    private let countedPhase: TrackingPhase
-    /// The key path of the latest counted change (for an observer armed after it). Guarded by `lock`.
-    @exclusivity(unchecked) var lastKeyPath: AnyKeyPath?
 
-    init(countedPhase: TrackingPhase, cancel: @escaping @Sendable () -> Void) {
-        self.countedPhase = countedPhase
+    init(state: ExternalTrackerState, cancel: @escaping @Sendable () -> Void) {
         self.cancel = cancel
-        super.init()
+        super.init(state: state)
     }
 
     deinit {
@@ -114,23 +129,16 @@ final class ExternalTracker: PropertyTracker, @unchecked Sendable {
 
     func changed(_ phase: TrackingPhase, keyPath: AnyKeyPath?) {
         lock.lock()
-        if phase == countedPhase {
-            version &+= 1
-            lastKeyPath = keyPath
-        }
-        guard hasObserversLocked else {
-            lock.unlock()
-            return
-        }
-        let firing = takeFiringLocked(phase)
+        let firing = state.changed(phase, keyPath: keyPath)
         lock.unlock()
+        guard !firing.isEmpty else { return }
         fire(firing, TrackingEvent(object: nil, tracker: self, phase: phase, keyPath: keyPath))
     }
 
     /// The did-set event for an observer that finds this tracker changed when it arms.
     var staleEvent: TrackingEvent {
         lock.lock()
-        let keyPath = lastKeyPath
+        let keyPath = state.lastKeyPath
         lock.unlock()
         return TrackingEvent(object: nil, tracker: self, phase: .didSet, keyPath: keyPath)
     }

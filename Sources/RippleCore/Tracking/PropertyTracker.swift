@@ -3,44 +3,38 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Sync/Atomi
 #endif
 import RippleTrackingTypes  // TrackingEvent, TrackingPhase (not re-exported: Ripple's, not Combine's)
 
-/// One tracked property of one object: a version, bumped with every store, and the observers armed
-/// on it. Every `@Published` property's storage box owns one (and keeps its value under the
-/// tracker's lock, so the value and its version change in one critical section);
-/// ``TrackingRegistrar`` keeps one per key path for hand-written classes; the Observation bridge's
-/// ``ExternalTracker`` stands for another system's reads.
+/// One tracked property of one object, as scopes and observers see it: what a read records (by
+/// address), what observers arm on, what events name. Its version and observers are a
+/// ``TrackerState`` kept by its storage, ``TrackerStorage`` — the one subclass, which implements
+/// the three overridable members below: every `@Published` property's ``PublishedObservation``
+/// (whose ``PublishedState`` holds the tracker's state beside the property's write machine),
+/// ``TrackingRegistrar``'s trackers (one per key path, for hand-written classes), and the
+/// Observation bridge's ``ExternalTracker``, which stands for another system's reads.
 @usableFromInline
 package class PropertyTracker: @unchecked Sendable {
-    // The stored properties are `final`: code inlined into another module (a `@Published` box's
-    // write) then reaches them directly instead of through the class's accessors.
-    @usableFromInline
-    package final let lock = Lock()
-    /// Bumped with every store. Guarded by `lock`.
-    @exclusivity(unchecked) @usableFromInline
-    package final var version: UInt64 = 0
-    /// The observers armed on this property: the first inline (the common case is one), the rest
-    /// in an array. Guarded by `lock`.
-    @exclusivity(unchecked) @usableFromInline
-    final var firstObserver: TrackingObserver?
-    @exclusivity(unchecked) @usableFromInline
-    final var moreObservers: ContiguousArray<TrackingObserver> = []
     /// What events name, learned from the first tracked access: set once, then read with one
     /// atomic load (the tracker owns a +1 on it).
     @usableFromInline
     final let identityStorage = AtomicCell<Unmanaged<TrackedIdentity>?>(nil)
 
-    /// Whether any observer is armed. Call with `lock` held.
-    @inlinable
-    final var hasObserversLocked: Bool {
-        lock.assertHeld()
-        return firstObserver != nil || !moreObservers.isEmpty
-    }
-
     @usableFromInline
-    package init() {}
+    init() {}
 
     deinit {
         identityStorage.load(ordering: .acquiring)?.release()
     }
+
+    /// The current version (one critical section of the tracker's lock). Overridden by
+    /// ``TrackerStorage``, the only subclass.
+    package var version: UInt64 { abstractTracker() }
+
+    /// Arms `observer` on this property. Returns `false` when the property changed since it was read
+    /// at `version`; a one-shot observer is then not armed (it fires at once instead), a continuous
+    /// one is armed anyway (it fires at once *and* keeps listening). See ``TrackerState/arm(_:ifStillAt:)``.
+    func arm(_ observer: TrackingObserver, ifStillAt version: UInt64) -> Bool { abstractTracker() }
+
+    /// Removes `observer`, if armed. See ``TrackerState/disarm(_:)``.
+    func disarm(_ observer: TrackingObserver) { abstractTracker() }
 
     /// What events say about this property, once known.
     package final var identity: TrackedIdentity? {
@@ -68,45 +62,6 @@ package class PropertyTracker: @unchecked Sendable {
         setIdentityIfAbsent(identify)
     }
 
-    /// Called with `lock` held: removes and returns the observers that fire for `phase` (one-shots
-    /// leave; continuous ones stay).
-    @usableFromInline
-    final func takeFiringLocked(_ phase: TrackingPhase) -> FiringList {
-        lock.assertHeld()
-        let mask = TrackingPhases(phase)
-        var firing = FiringList()
-        if let first = firstObserver, first.phases.contains(mask) {
-            if first.isContinuous {
-                firing.first = first
-            } else {
-                firing.first = firstObserver.take()
-            }
-        }
-        if !moreObservers.isEmpty {
-            var more = ContiguousArray<TrackingObserver>()
-            moreObservers.removeAll { observer in
-                guard observer.phases.contains(mask) else { return false }
-                more.append(observer)
-                return !observer.isContinuous
-            }
-            if !more.isEmpty { firing.more = more }
-        }
-        return firing
-    }
-
-    /// Tells the observers armed for `phase` about a change; `.didSet` also bumps the version.
-    /// For trackers whose value lives elsewhere (``TrackingRegistrar``).
-    @usableFromInline
-    package final func notify(_ phase: TrackingPhase, object: AnyObject?) {
-        lock.lock()
-        if phase == .didSet { version &+= 1 }
-        let newVersion = version
-        let firing = hasObserversLocked ? takeFiringLocked(phase) : FiringList()
-        lock.unlock()
-        if phase == .didSet { absorbOwnWrite(newVersion: newVersion) }
-        if !firing.isEmpty { fire(firing, phase, object: object) }
-    }
-
     /// Hands `observers` (taken from this tracker under its lock) an event about `object`.
     @usableFromInline
     final func fire(_ observers: FiringList, _ phase: TrackingPhase, object: AnyObject?) {
@@ -121,36 +76,11 @@ package class PropertyTracker: @unchecked Sendable {
             for observer in more { observer.fire(event, from: self) }
         }
     }
+}
 
-    /// Arms `observer` on this property. Returns `false` when the property changed since it was read
-    /// at `version`; a one-shot observer is then not armed (it fires at once instead), a continuous
-    /// one is armed anyway (it fires at once *and* keeps listening).
-    final func arm(_ observer: TrackingObserver, ifStillAt version: UInt64) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        let current = self.version == version
-        guard current || observer.isContinuous else { return false }
-        if firstObserver == nil {
-            firstObserver = observer
-        } else {
-            moreObservers.append(observer)
-        }
-        return current
-    }
-
-    final func disarm(_ observer: TrackingObserver) {
-        lock.lock()
-        let removed: TrackingObserver?
-        if firstObserver === observer {
-            removed = firstObserver.take()
-        } else if let index = moreObservers.firstIndex(where: { $0 === observer }) {
-            removed = moreObservers.remove(at: index)
-        } else {
-            removed = nil
-        }
-        lock.unlock()
-        _ = removed  // released outside the lock
-    }
+/// Traps: ``PropertyTracker``'s storage is its one subclass, ``TrackerStorage``.
+private func abstractTracker() -> Never {
+    fatalError("PropertyTracker is abstract: its storage is TrackerStorage")
 }
 
 /// The observers a change fires: the first inline, so the common single observer needs no array
@@ -190,6 +120,10 @@ package final class TrackedIdentity: @unchecked Sendable {
 /// A one-shot observer fires at most once — even when several threads write at the same moment —
 /// and then leaves every property it was armed on. A continuous one fires on every change until
 /// cancelled.
+///
+/// It keeps a lock of its own rather than a state in a storage: it arms on, fires from and leaves
+/// many trackers, each taking its own tracker's lock, so its lists are taken under a lock it holds
+/// alone, never inside a tracker's — one lock order across trackers.
 ///
 /// Ownership: the list of properties is written once, under `lock`, before the observer is armed
 /// anywhere (and not at all if it has finished by then); the thread that flips `finished` (the first

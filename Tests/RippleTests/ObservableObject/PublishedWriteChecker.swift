@@ -1,9 +1,10 @@
 @testable import RippleCore
 
 /// An exhaustive interleaving checker for an observed `@Published` property's writes: it runs the
-/// real ``PublishedWriteMachine`` (and the ``DeliveryTurn`` inside it), sequenced exactly as
-/// `PublishedBox.setObserved` sequences it — begin under the lock, the callouts unlocked, end and
-/// store under the lock, wake the next writer after unlocking — for two or three simulated threads
+/// real ``PublishedState`` (and the ``PublishedWriteMachine`` and ``DeliveryTurn`` inside it: the
+/// version, whether there is a `$property`, the turn), sequenced exactly as `PublishedBox.setObserved`
+/// sequences it — begin and take the callouts under the lock, the callouts unlocked, end and store
+/// under the lock, wake the next writer after unlocking — for two or three simulated threads
 /// that write the property and make its `$property`, through every order in which their steps can
 /// interleave, and checks the contract after every step.
 ///
@@ -88,28 +89,30 @@ extension PublishedWriteChecker {
     /// One write under way: what it began as and saw.
     final class Write {
         let value: Int
-        var role = PublishedWriteMachine.Role.unordered
-        var startVersion: UInt64 = 0
-        var sends = false
+        /// What the state decided as it began (role, version, whether it sends to `$property`).
+        var callouts: PublishedState.Callouts?
         /// Whether its will-set callouts ran already (a write that starts over does not repeat them).
         var announced = false
 
         init(value: Int) { self.value = value }
+
+        var sends: Bool { callouts?.projection != nil }
     }
 
-    /// One schedule: the property, its `$property`, the machine, and what was observed.
+    /// Stands for `$property`'s subject in the state (the checker models its current value itself).
+    final class Projection {}
+
+    /// One schedule: the property, its `$property`, the state, and what was observed.
     final class Run: Interleavings.World {
         let script: Script
         let mutation: Mutation?
-        var machine = PublishedWriteMachine()
+        var state = PublishedState()
         var threads: [SimulatedThread] = []
         var trace: [String] = []
 
         // The property.
         var stored = 0
-        var version: UInt64 = 0
         var stores: UInt64 = 0
-        var projected: Bool
         /// `$property`'s current value: the value it was made from, then the last one it sent.
         var projectionCurrent: Int?
 
@@ -128,7 +131,7 @@ extension PublishedWriteChecker {
         init(script: Script, mutation: Mutation?) {
             self.script = script
             self.mutation = mutation
-            projected = script.projected
+            if script.projected { state.project(Projection()) }
             projectionCurrent = script.projected ? 0 : nil
             for (index, operations) in script.threads.enumerated() {
                 let thread = SimulatedThread(index: index)
@@ -150,7 +153,8 @@ extension PublishedWriteChecker {
         }
 
         func checkEnd() -> Violation? {
-            if machine.turn.isHeld { return fail("the turn is still held at the end") }
+            if state.writes.turn.isHeld { return fail("the turn is still held at the end") }
+            let version = state.tracker.version
             if version != stores { return fail("version \(version) after \(stores) stores") }
             return nil
         }
@@ -177,26 +181,27 @@ extension PublishedWriteChecker {
             push(thread, "begin write(\(write.value))") { [self] in begin(write, on: thread) }
         }
 
-        /// The first critical section: begin (and, if another writer holds the turn, park).
+        /// The first critical section: begin (and, if another writer holds the turn, park), then
+        /// take the callouts.
         func begin(_ write: Write, on thread: SimulatedThread) {
             if !write.announced { writing[thread.index, default: 0] += 1 }
-            let ordered = mutation == .writesTakeNoTurn ? false : projected
-            switch machine.begin(thread: thread.id, ordered: ordered, name: "checked property") {
+            let begin =
+                mutation == .writesTakeNoTurn
+                ? state.writes.begin(thread: thread.id, ordered: false, name: "checked property")
+                : state.beginWrite(thread: thread.id, name: "checked property")
+            switch begin {
             case .write(let role):
-                write.role = role
-                noteStart(write)
+                noteStart(write, role)
             case .wait(let waiter):
-                write.role = .ordered
                 // The lock is given up while parked; taken again once woken.
-                push(thread, "woken: write(\(write.value)) notes the version", ready: { [self] in woken.contains { $0 === waiter } }) {
-                    [self] in noteStart(write)
+                push(thread, "woken: write(\(write.value)) takes its callouts", ready: { [self] in woken.contains { $0 === waiter } }) {
+                    [self] in noteStart(write, .ordered)
                 }
             }
         }
 
-        func noteStart(_ write: Write) {
-            write.startVersion = version
-            write.sends = projected
+        func noteStart(_ write: Write, _ role: PublishedWriteMachine.Role) {
+            write.callouts = state.callouts(role, announce: !write.announced)
             write.announced = true
         }
 
@@ -224,21 +229,19 @@ extension PublishedWriteChecker {
 
         /// The second critical section: end and store; then, unlocked, wake the next writer.
         func end(_ write: Write, on thread: SimulatedThread) {
-            var outcome = machine.end(write.role, unchanged: version == write.startVersion, ordered: projected)
-            if mutation == .unorderedNeverStartsOver, outcome == .startOver { outcome = .store(.idle) }
             let exit: DeliveryTurn.Exit
-            switch outcome {
+            switch state.endWrite(write.callouts!) {
+            case .startOver where mutation == .unorderedNeverStartsOver:
+                _ = state.tracker.stored()  // stores anyway, without going through `$property`
+                exit = .idle
             case .startOver:
                 pushWrite(write, on: thread)
                 return
-            case .store(let given):
-                exit = given
-            case .storeOverNested(let given):
-                exit = given
-                if write.sends, mutation != .overNestedLeavesCurrent { projectionCurrent = write.value }
+            case .store(let store):
+                exit = store.exit
+                if store.resetsProjection, mutation != .overNestedLeavesCurrent { projectionCurrent = write.value }
             }
             stored = write.value
-            version += 1
             stores += 1
             writing[thread.index]! -= 1
             if case .handOff(let next) = exit, mutation != .skipWake {
@@ -250,8 +253,8 @@ extension PublishedWriteChecker {
         /// subject from the stored value.
         func pushMakeProjection(on thread: SimulatedThread) {
             push(thread, "make $property") { [self] in
-                guard !projected else { return }
-                projected = true
+                guard state.projection == nil else { return }
+                state.project(Projection())
                 projectionCurrent = stored
             }
         }
