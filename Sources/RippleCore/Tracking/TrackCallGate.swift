@@ -12,20 +12,17 @@ import RippleTrackingTypes  // TrackingEvent
 /// A ``TurnLock`` running a ``TrackGateMachine``: each method applies one transition under the lock
 /// and acts on its answer (calling the callback, waking the cancel) after unlocking.
 final class TrackCallGate: TurnLock<TrackGateMachine>, @unchecked Sendable {
-    private let onChange: @Sendable (TrackingEvent) -> Void
-
     init(_ onChange: @escaping @Sendable (TrackingEvent) -> Void) {
-        self.onChange = onChange
-        super.init(state: TrackGateMachine())
+        super.init(state: TrackGateMachine(onChange))
     }
 
     /// Calls the callback unless the gate is closed.
     func call(_ event: TrackingEvent) {
         let thread = currentThreadID()
         lock.lock()
-        let admitted = state.enter(thread)
+        let onChange = state.enter(thread)
         lock.unlock()
-        guard admitted else { return }
+        guard let onChange else { return }
         onChange(event)
         lock.lock()
         let canceller = state.leave(thread)
@@ -33,17 +30,18 @@ final class TrackCallGate: TurnLock<TrackGateMachine>, @unchecked Sendable {
         canceller?.wake()
     }
 
-    /// Closes the gate: no call starts after this. Returns, for a cancel made outside the callback
-    /// while calls are under way on other threads, the waiter to wait on (``TurnWaiter/waitForTurn()``,
-    /// after unlocking everything): it is woken when the last of them returns. Only the first close
-    /// does anything.
+    /// Closes the gate: no call starts after this, and the callback is released (a call under way
+    /// keeps its own reference until it returns). Returns, for a cancel made outside the callback
+    /// while calls are under way on other threads, the waiter to wait on
+    /// (``TurnWaiter/waitForTurn()``, after unlocking everything): it is woken when the last of
+    /// them returns. Only the first close does anything.
     func close() -> TurnWaiter? {
         let thread = currentThreadID()
         lock.lock()
-        let outcome = state.cancel(thread)
+        let closing = state.cancel(thread)
         lock.unlock()
-        guard case .wait(let waiter) = outcome else { return nil }
-        return waiter
+        _ = closing.released  // released after unlocking: its captures' deinits are user code
+        return closing.waiter
     }
 }
 
@@ -52,31 +50,36 @@ final class TrackCallGate: TurnLock<TrackGateMachine>, @unchecked Sendable {
 ///
 /// | state | enter | leave | cancel |
 /// |---|---|---|---|
-/// | open | records the call: `true` | forgets the call | → closed; calls on other threads under way and none on this thread: wait for them |
-/// | closed | `false` | forgets the call; the last call on another thread than a waiting cancel's wakes it | nothing |
+/// | open | records the call, hands out the callback | forgets the call | → closed, hands back the callback to release; calls under way on other threads and none on this one: wait for them |
+/// | closed | `nil` | forgets the call; the last call a waiting cancel waits for wakes it | nothing |
 struct TrackGateMachine {
-    private var closed = false
+    /// The callback; `nil` once closed.
+    private var onChange: (@Sendable (TrackingEvent) -> Void)?
     /// The threads now inside the callback, one entry per call (a thread appears more than once
     /// when the callback triggers itself, nested).
     private var calling: [UInt] = []
     /// The cancel waiting for the calls under way on other threads.
     private var canceller: TurnWaiter?
 
-    init() {}
-
-    /// What ``cancel(_:)`` leaves the cancelling thread to do.
-    enum CancelOutcome {
-        /// Nothing: closed now with no call under way elsewhere, from inside a call, or already.
-        case done
-        /// Wait until `waiter` is woken: the last call under way on another thread has returned.
-        case wait(TurnWaiter)
+    init(_ onChange: @escaping @Sendable (TrackingEvent) -> Void) {
+        self.onChange = onChange
     }
 
-    /// A call is about to start on `thread`: `true` to make it (the gate is open).
-    mutating func enter(_ thread: UInt) -> Bool {
-        guard !closed else { return false }
+    /// What ``cancel(_:)`` leaves the cancelling thread to do, after unlocking.
+    struct Closing {
+        /// The callback, to release (`nil` if the gate was closed already).
+        var released: (@Sendable (TrackingEvent) -> Void)?
+        /// The waiter to wait on until the last call under way on another thread has returned;
+        /// `nil` when there is nothing to wait for (none under way, a cancel from inside a call,
+        /// or a second cancel).
+        var waiter: TurnWaiter?
+    }
+
+    /// A call is about to start on `thread`: the callback to call, or `nil` if the gate is closed.
+    mutating func enter(_ thread: UInt) -> (@Sendable (TrackingEvent) -> Void)? {
+        guard let onChange else { return nil }
         calling.append(thread)
-        return true
+        return onChange
     }
 
     /// The call on `thread` returned. Returns the cancel to wake (after unlocking) when it was the
@@ -93,16 +96,15 @@ struct TrackGateMachine {
     }
 
     /// Closes the gate, for a cancel on `thread`.
-    mutating func cancel(_ thread: UInt) -> CancelOutcome {
-        guard !closed else { return .done }
-        closed = true
+    mutating func cancel(_ thread: UInt) -> Closing {
+        guard let released = onChange.take() else { return Closing() }
         // From inside the callback: no wait (the calls under way elsewhere may be waiting for
         // something this thread holds).
-        guard !calling.contains(thread), let other = calling.first else { return .done }
+        guard !calling.contains(thread), let other = calling.first else { return Closing(released: released) }
         let queue = TurnQueue(name: "track")
         queue.mirrorOwner(other)  // a call that waits for the cancelling thread is then a reported deadlock
         let waiter = TurnWaiter(thread: thread, queue: queue)
         canceller = waiter
-        return .wait(waiter)
+        return Closing(released: released, waiter: waiter)
     }
 }
