@@ -146,6 +146,10 @@ private final class LatestValue<Output>: @unchecked Sendable {
 /// An asynchronous sequence of a tracked expression: its current value, then its value after every
 /// change of what it read (coalesced: a slow consumer sees the latest, not every intermediate).
 ///
+/// Ending the iteration (`break`, the task's cancellation, dropping the iterator) stops the
+/// evaluations as cancelling ``observe(on:isolation:_:)`` does: none starts after it, and one under
+/// way on another thread is waited for.
+///
 /// ```swift
 /// for await apples in TrackedValues({ basket.apples }) {
 ///     print(apples)

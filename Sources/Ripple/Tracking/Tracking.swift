@@ -16,6 +16,8 @@
 /// // Prints "changing: willSet apples of Basket"
 /// ```
 ///
+/// There is nothing to cancel: `onChange` runs at most once, on the thread whose write fires it.
+///
 /// Differs from Observation: `onChange` fires exactly once even when several threads write at the
 /// same moment, and it receives a ``TrackingEvent`` naming the object and the property.
 @discardableResult
@@ -42,6 +44,12 @@ public func withTracking<T, E: Error>(
 ///
 /// The observer stays armed: no re-arming by hand, and so no write can fall between two armings.
 /// The set of properties is the one `apply` read; to follow a set that changes, use ``observe(on:isolation:_:)``.
+///
+/// `onChange` runs on the thread that made the change, so writes on several threads call it on
+/// several threads at once. Cancelling the token (or releasing it) is final: once `cancel()`
+/// returns, no call starts and none is still running on another thread — calls under way when it
+/// ran are waited for. A cancel from inside `onChange` does not wait (a call under way on another
+/// thread may still finish); no call starts after it either.
 ///
 /// ```swift
 /// let token = track({ _ = basket.apples }, phase: .didSet) { _ in print("apples:", basket.apples) }

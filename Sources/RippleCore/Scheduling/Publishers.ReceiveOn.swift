@@ -2,12 +2,31 @@ extension Publishers {
     /// A publisher that delivers elements to its downstream subscriber on a specific scheduler.
     ///
     /// The subscription itself is passed on synchronously, and requests and cancellation go
-    /// straight to the upstream; every value and the completion are scheduled on `scheduler`, in
-    /// order. After cancellation, events already scheduled are not delivered. Demand the
-    /// downstream returns from `receive(_:)` is requested from the upstream.
+    /// straight to the upstream; every value and the completion are scheduled on `scheduler`. After
+    /// cancellation, events already scheduled are not delivered. Demand the downstream returns from
+    /// `receive(_:)` is requested from the upstream.
+    ///
+    /// What the order is depends on the scheduler:
+    /// - On a serial scheduler (a serial `DispatchQueue`, a run loop, `ImmediateScheduler`, a test
+    ///   scheduler) values and the completion arrive in the order the upstream sent them, one at a
+    ///   time.
+    /// - On a concurrent scheduler (a concurrent `DispatchQueue`, or any scheduler that runs
+    ///   scheduled blocks on several threads at once) values may arrive out of order and several
+    ///   calls to `receive(_:)` may overlap, on different threads. Still, every value is delivered
+    ///   (unless the subscriber cancels), and the completion comes last: it waits until every value
+    ///   scheduled before it has returned from `receive(_:)`, and is then delivered on the thread of
+    ///   the last of them to return.
+    /// - A completion the subscriber causes from inside its own `receive(_:)` (it completes the
+    ///   upstream subject, say) on a scheduler that runs it at once on that thread
+    ///   (`ImmediateScheduler`) is delivered at once, nested, as in Combine; it waits only for values
+    ///   running on other threads.
     ///
     /// Differs from Combine: a completion scheduled before the subscriber cancelled is not
     /// delivered either; Combine still delivers it (values it drops, as Ripple does).
+    ///
+    /// Differs from Combine: on a concurrent scheduler the completion waits for the values
+    /// scheduled before it; Combine schedules it like a value, so it can arrive before some of them,
+    /// which then arrive after it.
     public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
         public typealias Output = Upstream.Output
         public typealias Failure = Upstream.Failure
@@ -82,8 +101,57 @@ extension Publisher {
     }
 }
 
-private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: OperatorInner<Downstream, Void>,
-    Subscriber
+/// What `receive(on:)` keeps about its scheduled values, so that the completion comes after all of
+/// them even on a scheduler that runs blocks on several threads at once (a concurrent queue runs a
+/// later-scheduled completion block while an earlier value's block has not started, or is still
+/// inside the downstream, on another thread).
+///
+/// Guarded by the inner's lock; each transition is applied under it and says what to do after
+/// unlocking.
+struct ReceiveOnFlight<Failure: Error> {
+    /// Values scheduled whose block has not returned yet (not started, or inside the downstream).
+    private var unreturned = 0
+    /// The threads of the value blocks now running (one entry per block; a thread appears more than
+    /// once when blocks nest on it, as on `ImmediateScheduler`).
+    private var runningOn: [UInt] = []
+    /// A completion that arrived while values of other threads were unreturned: delivered by the
+    /// last of them to return.
+    private var held: Subscribers.Completion<Failure>?
+
+    /// The upstream sent a value: its block is about to be scheduled.
+    mutating func valueScheduled() {
+        unreturned += 1
+    }
+
+    /// A value's block starts on `thread`.
+    mutating func valueStarted(on thread: UInt) {
+        runningOn.append(thread)
+    }
+
+    /// A value's block returned on `thread`. Returns the held completion when this was the last
+    /// value it waited for: the caller delivers it.
+    mutating func valueReturned(on thread: UInt) -> Subscribers.Completion<Failure>? {
+        unreturned -= 1
+        if let index = runningOn.lastIndex(of: thread) { runningOn.remove(at: index) }
+        guard unreturned == 0, let completion = held else { return nil }
+        held = nil
+        return completion
+    }
+
+    /// The completion's block runs on `thread`: `true` to deliver it now. It waits (is held) while
+    /// a value is unreturned, except the values running on this very thread — the completion was
+    /// then sent from inside their delivery, and is delivered nested, as Combine does.
+    mutating func completionArrived(_ completion: Subscribers.Completion<Failure>, on thread: UInt) -> Bool {
+        var here = 0
+        for running in runningOn where running == thread { here += 1 }
+        guard unreturned > here else { return true }
+        held = completion
+        return false
+    }
+}
+
+private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
+    OperatorInner<Downstream, ReceiveOnFlight<Downstream.Failure>>, Subscriber
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -94,7 +162,7 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: 
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
         self.scheduler = scheduler
         self.options = options
-        super.init(downstream: downstream, extra: (), name: "ReceiveOn")
+        super.init(downstream: downstream, extra: ReceiveOnFlight(), name: "ReceiveOn")
     }
 
     func receive(subscription: any Subscription) {
@@ -107,12 +175,21 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: 
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+        lock.withLock { state.extra.valueScheduled() }
         scheduler.schedule(options: options) { [self] in
-            guard let downstream = lock.withLock({ state.downstream }) else { return }
-            let more = downstream.receive(input)
-            if more > 0 {
-                lock.withLock { state.upstream.subscription }?.request(more)
+            let thread = currentThreadID()
+            let downstream = lock.withLock { () -> Downstream? in
+                state.extra.valueStarted(on: thread)
+                return state.downstream
             }
+            let more = downstream?.receive(input) ?? .none
+            lock.lock()
+            let subscription = more > 0 ? state.upstream.subscription : nil
+            let completion = state.extra.valueReturned(on: thread)
+            let completing = completion == nil ? nil : state.downstream.take()
+            lock.unlock()
+            subscription?.request(more)
+            if let completion, let completing { completing.receive(completion: completion) }
         }
         return .none
     }
@@ -120,9 +197,10 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: 
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.withLock { state.upstream = .terminal }
         scheduler.schedule(options: options) { [self] in
+            let thread = currentThreadID()
             let downstream = lock.withLock { () -> Downstream? in
-                defer { state.downstream = nil }
-                return state.downstream
+                guard state.extra.completionArrived(completion, on: thread) else { return nil }
+                return state.downstream.take()
             }
             downstream?.receive(completion: completion)
         }

@@ -29,12 +29,20 @@ private func armOneShot(
 }
 
 /// `track(_:phase:onChange:)`: runs `apply` once and arms a continuous observer on what it read.
+/// The observer calls `onChange` through a ``TrackCallGate``, so that the token's cancel is final:
+/// the gate closes first (no call starts after), then the observer leaves its properties, then the
+/// cancel waits for the calls under way on other threads.
 package func trackContinuously(
     _ apply: () -> Void, phase: TrackingPhase, onChange: @escaping @Sendable (TrackingEvent) -> Void
 ) -> AnyCancellable {
-    let observer = TrackingObserver(phases: TrackingPhases(phase), continuous: true, onChange: onChange)
+    let gate = TrackCallGate(onChange)
+    let observer = TrackingObserver(phases: TrackingPhases(phase), continuous: true) { gate.call($0) }
     withAccesses(phase: phase, apply) { _, accesses in observer.arm(on: accesses) }
-    return AnyCancellable { observer.cancel() }
+    return AnyCancellable {
+        let waiter = gate.close()
+        observer.cancel()
+        waiter?.waitForTurn()
+    }
 }
 
 /// `observe(on:_:)` once its body is a plain closure: starts the loop (the first run happens here)
