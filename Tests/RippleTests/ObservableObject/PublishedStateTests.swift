@@ -318,6 +318,40 @@ import Testing
     }
 }
 
+/// The Observation bridge's tracker state as a value: a change in the phase its scope counts moves
+/// the version and keeps the key path (for an observer armed after it); the other phase fires its
+/// observers and moves nothing.
+@Suite struct ExternalTrackerStateTests {
+    private func observer(_ phases: TrackingPhases) -> TrackingObserver {
+        TrackingObserver(phases: phases, continuous: false) { _ in }
+    }
+
+    @Test func aDidSetCountingScopeCountsDidSetsOnly() {
+        var state = ExternalTrackerState(tracker: TrackerState(version: 2), lastKeyPath: nil, countedPhase: .didSet)
+        let willSet = observer(.willSet)
+        _ = state.tracker.arm(willSet, ifStillAt: 2)
+        let announced = state.changed(.willSet, keyPath: \String.count)
+        #expect(announced.first === willSet)
+        #expect(state.tracker.version == 2)
+        #expect(state.lastKeyPath == nil)
+        let stored = state.changed(.didSet, keyPath: \String.isEmpty)
+        #expect(stored.isEmpty)
+        #expect(state.tracker.version == 3)
+        #expect(state.lastKeyPath == \String.isEmpty)
+    }
+
+    @Test func aWillSetOnlyScopeCountsWillSets() {
+        var state = ExternalTrackerState(tracker: TrackerState(), lastKeyPath: nil, countedPhase: .willSet)
+        let willSet = observer(.willSet)
+        _ = state.tracker.arm(willSet, ifStillAt: 0)
+        let announced = state.changed(.willSet, keyPath: \String.count)
+        #expect(announced.first === willSet)
+        #expect(state.tracker.version == 1)
+        #expect(state.lastKeyPath == \String.count)
+        #expect(!state.tracker.hasObservers)
+    }
+}
+
 /// Whether `a` is `b` (an identity check outside `#expect`'s operator expansion).
 private func same(_ a: AnyObject?, _ b: AnyObject) -> Bool {
     a.map { ObjectIdentifier($0) == ObjectIdentifier(b) } ?? false
