@@ -140,12 +140,14 @@ func attachSink(_ subject: PassthroughSubject<Int, Never>, _ index: Int, _ log: 
 
 struct Script {
     let name: String
+    /// At most this many executions (`nil`: all of them); the first command-line argument replaces it.
+    var limit: Int? = nil
     /// Sets up (on the main thread, before the threads start) and returns the threads and the check.
     let make: (Explorer) -> (threads: [@Sendable () -> Void], check: () -> String?)
 }
 
 let scripts: [Script] = [
-    Script(name: "two sinks, two senders, one then completes") { explorer in
+    Script(name: "two sinks, two senders, one then completes", limit: 20_000) { explorer in
         let subject = PassthroughSubject<Int, Never>()
         let log = Log(subscribers: 2)
         attachSink(subject, 0, log, explorer)
@@ -194,7 +196,7 @@ let scripts: [Script] = [
     },
 ]
 
-let limit = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000
+let limitArgument = CommandLine.arguments.dropFirst().first.flatMap { Int($0) }
 var failed = false
 let started = clock_gettime_nsec()
 for script in scripts {
@@ -202,6 +204,7 @@ for script in scripts {
     var prefix: [Int] = []
     var executions = 0
     var exhaustive = false
+    let limit = limitArgument ?? script.limit ?? Int.max
     while executions < limit {
         let explorer = Explorer(prefix: prefix)
         explorerHooks = explorer
