@@ -85,7 +85,7 @@ final class Log: @unchecked Sendable {
     }
 }
 
-/// A subscriber that asks for unlimited demand in `receive(subscription:)` and then goes on with
+/// A subscriber that asks for its demand (unlimited unless told) in `receive(subscription:)` and then goes on with
 /// its setup (a scheduling point): nothing may be delivered to it meanwhile.
 final class SettingUp: Subscriber, @unchecked Sendable {
     typealias Input = Int
@@ -93,16 +93,24 @@ final class SettingUp: Subscriber, @unchecked Sendable {
     let log: Log
     let explorer: Explorer
     let index: Int
+    /// Asked for in `receive(subscription:)`, and returned by every `receive(_:)`.
+    let demand: Subscribers.Demand
+    let returned: Subscribers.Demand
     let combineIdentifier = CombineIdentifier()
-    init(log: Log, explorer: Explorer, index: Int) {
+    init(
+        log: Log, explorer: Explorer, index: Int, demand: Subscribers.Demand = .unlimited,
+        returned: Subscribers.Demand = .none
+    ) {
         self.log = log
         self.explorer = explorer
         self.index = index
+        self.demand = demand
+        self.returned = returned
     }
     func receive(subscription: any Subscription) {
         log.enter(index, "receive(subscription:)")
         log.subscriptions.append(subscription)
-        subscription.request(.unlimited)
+        subscription.request(demand)
         log.demandGranted[index] = log.tick()
         explorer.point()
         log.exit(index)
@@ -112,7 +120,7 @@ final class SettingUp: Subscriber, @unchecked Sendable {
         explorer.point()
         log.value(index, input)
         log.exit(index)
-        return .none
+        return returned
     }
     func receive(completion: Subscribers.Completion<Never>) {
         log.enter(index, "receive(completion:)")
@@ -173,6 +181,22 @@ let scripts: [Script] = [
             [
                 { subject.subscribe(SettingUp(log: log, explorer: explorer, index: 0)) },
                 {
+                    for value in senders[0] { log.send(subject, value) }
+                    log.complete(subject)
+                },
+            ],
+            { log.check(senders: senders) }
+        )
+    },
+    Script(name: "demand one at a time: a subscriber asks for 1 and returns 1 from each value") { explorer in
+        // One thread: each send finds the demand the previous delivery returned.
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Log(subscribers: 1)
+        let senders = [[1, 2, 3]]
+        return (
+            [
+                {
+                    subject.subscribe(SettingUp(log: log, explorer: explorer, index: 0, demand: .max(1), returned: .max(1)))
                     for value in senders[0] { log.send(subject, value) }
                     log.complete(subject)
                 },
