@@ -82,6 +82,10 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     /// threads may be asleep on it (set by the kernel, or by a sleeper on the plain futex path).
     @usableFromInline
     let word = AtomicCell<UInt32>(0)
+    #if RIPPLE_EXPLORER
+    @usableFromInline
+    let explorerIdentity = ExplorerLockIdentity()
+    #endif
 
     /// Creates an unlocked lock.
     @inlinable
@@ -91,6 +95,9 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     /// inlined into clients: the thread ID comes from a C function clients need not see.
     @usableFromInline
     package func lock() {
+        #if RIPPLE_EXPLORER
+        if let hooks = explorerHooks, hooks.lock(explorerIdentity) { return }
+        #endif
         let me = kernelThreadID()
         if word.compareExchange(
             expected: 0, desired: me, successOrdering: .acquiring, failureOrdering: .relaxed
@@ -105,6 +112,9 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     /// holds the owner's; debug builds check it is the caller's, and the slow path always does).
     @usableFromInline
     package func unlock() {
+        #if RIPPLE_EXPLORER
+        if let hooks = explorerHooks, hooks.unlock(explorerIdentity) { return }
+        #endif
         let seen = word.load(ordering: .relaxed)
         assert(seen & Self.ownerMask == kernelThreadID(), "Ripple: a lock was released by a thread that does not hold it")
         // A free word (an unlock too many) goes to the slow path, which traps.
@@ -121,7 +131,10 @@ package struct Lock: ~Copyable, @unchecked Sendable {
     /// Whether the calling thread holds the lock. For ``assertHeld()``.
     @usableFromInline
     func isHeldByCurrentThread() -> Bool {
-        word.load(ordering: .relaxed) & Self.ownerMask == kernelThreadID()
+        #if RIPPLE_EXPLORER
+        if let held = explorerHooks?.holds(explorerIdentity) { return held }
+        #endif
+        return word.load(ordering: .relaxed) & Self.ownerMask == kernelThreadID()
     }
 
     /// In `word`: threads may be asleep on the lock (the kernel's `FUTEX_WAITERS`).

@@ -69,6 +69,9 @@ final class TurnWaiter: @unchecked Sendable {
     init(thread: UInt, queue: TurnQueue) {
         self.thread = thread
         self.queue = queue
+        #if RIPPLE_EXPLORER
+        explorerHooks?.created(self, queue: queue)
+        #endif
         #if canImport(Darwin)
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
@@ -97,6 +100,9 @@ final class TurnWaiter: @unchecked Sendable {
     /// trip through the process-wide table (and its lock) at all.
     @usableFromInline @inline(never)
     func waitForTurn() {
+        #if RIPPLE_EXPLORER
+        if let hooks = explorerHooks, hooks.park(self) { return }
+        #endif
         if handedOverWhileSpinning() { return }
         waitGraph.willWait(self, on: queue)
         park()
@@ -141,6 +147,9 @@ final class TurnWaiter: @unchecked Sendable {
     /// Hands the turn over: wakes the waiting thread. Call after unlocking.
     @usableFromInline @inline(never)
     func wake() {
+        #if RIPPLE_EXPLORER
+        if let hooks = explorerHooks, hooks.wake(self) { return }
+        #endif
         #if canImport(Darwin)
         pthread_mutex_lock(mutex)
         signal.store(1, ordering: .releasing)

@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The interleaving explorer over the engine's real code (Documentation/Engine.md, "The explorer").
+// A separate package, like Benchmarks/: its RippleEngine target compiles the engine's folders
+// (Sync/, Core/, Subscribers/, Subjects/ of Sources/RippleCore, through symlinks: the same source
+// files) with RIPPLE_EXPLORER defined, which routes the lock, the turn waiter's park and wake
+// through the explorer's hooks (Sync/ExplorerSeam.swift). Only those folders, so a planted
+// mutation rebuilds in seconds.
+let package = Package(
+    name: "RippleCheckers",
+    targets: [
+        .target(name: "CRippleSync"),
+        .target(
+            name: "RippleEngine", dependencies: ["CRippleSync"],
+            swiftSettings: [.define("RIPPLE_EXPLORER"), .enableExperimentalFeature("Extern")]),
+        .executableTarget(name: "Explorer", dependencies: ["RippleEngine"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Plants each one-line mutation below in a scratch copy of the engine, builds the Checkers package
+# (Checkers/: the explorer over the real SubjectCore/TurnLock/Lock/TurnWaiter) and runs it: a
+# mutation is caught when the explorer reports a violation (or crashes), survives when it passes.
+# Usage: Scripts/mutations.sh [scratch-dir]   (default: a new temporary directory)
+set -uo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+scratch="${1:-$(mktemp -d)}"
+mkdir -p "$scratch/Sources"
+rm -rf "$scratch/Sources/RippleCore" "$scratch/Sources/CRippleSync"
+cp -R "$repo/Sources/RippleCore" "$repo/Sources/CRippleSync" "$scratch/Sources/"
+mkdir -p "$scratch/Checkers"
+cp -R "$repo/Checkers/Package.swift" "$repo/Checkers/Sources" "$scratch/Checkers/"
+
+# file ~ the line as shipped ~ the line planted ~ its name  (each must occur exactly once in its file)
+mutations=(
+  "Sync/TurnStorage.swift~if case .handOff(let next) = exit { next.wake() }~if case .handOff(let next) = exit { _ = next }~the leave does not wake the next waiter"
+  "Sync/FIFO.swift~let element = storage[head]~let element = storage.removeLast(); if head == storage.count { storage.removeAll(keepingCapacity: true); head = 0 }; return element~waiters handed the turn last-in-first-out"
+  "Subjects/ConduitMachine.swift~guard !terminated, !subjectCompleted else { return Offer(.drop) }~return Offer(.drop)~ConduitMachine.offer drops every value"
+  "Sync/DeliveryTurn.swift~guard queue.waiters.isEmpty else { return handOff(queue) }~guard queue.waiters.isEmpty || true else { return handOff(queue) }~leave ignores waiters"
+  "Subjects/ConduitMachine.swift~if !terminated \&\& returned != .none { demand += returned }~_ = returned~demand returned by a delivery is never added"
+)
+
+cd "$scratch/Checkers"
+swift build -q 2>&1 | grep -E "error" && { echo "the unmutated engine does not build"; exit 1; }
+if ! .build/debug/Explorer > /dev/null; then echo "the unmutated engine fails the explorer"; exit 1; fi
+echo "| mutation | caught? | executions | seconds |"
+echo "|---|---|---|---|"
+for entry in "${mutations[@]}"; do
+  IFS='~' read -r file shipped planted name <<< "$entry"
+  path="$scratch/Sources/RippleCore/$file"
+  cp "$path" "$path.orig"
+  SHIPPED="$shipped" PLANTED="$planted" python3 - "$path" <<'PY'
+import os, sys
+p = sys.argv[1]; s = open(p).read()
+old, new = os.environ["SHIPPED"].replace("\\&", "&"), os.environ["PLANTED"]
+assert s.count(old) == 1, f"{p}: the shipped line occurs {s.count(old)} times"
+open(p, "w").write(s.replace(old, new))
+PY
+  start=$SECONDS
+  if ! swift build -q 2>&1 | grep -E "error:" > /dev/null; then
+    output="$(timeout 600 .build/debug/Explorer 2>&1)"; status=$?
+    seconds=$((SECONDS - start))
+    if [ $status -eq 0 ]; then
+      executions=$(echo "$output" | grep -oE '[0-9]+ executions' | awk '{s+=$1} END {print s}')
+      echo "| $name | **no** | $executions (all scripts) | $seconds |"
+    else
+      executions=$(echo "$output" | grep -oE 'after [0-9]+ executions' | grep -oE '[0-9]+')
+      why=$(echo "$output" | grep -E 'VIOLATION' | sed 's/.*executions: //' | head -1)
+      echo "| $name | yes: ${why:-exit $status} | ${executions:-?} | $seconds |"
+    fi
+  else
+    echo "| $name | (does not build) | | |"
+  fi
+  cat "$path.orig" > "$path" && rm "$path.orig"  # a new mtime, so the build sees the revert
+done
