@@ -24,6 +24,7 @@ mutations=(
 cd "$scratch/Checkers"
 swift build -q 2>&1 | grep -E "error" && { echo "the unmutated engine does not build"; exit 1; }
 if ! .build/debug/Explorer > /dev/null; then echo "the unmutated engine fails the explorer"; exit 1; fi
+survivors=0
 echo "| mutation | caught? | executions | seconds |"
 echo "|---|---|---|---|"
 for entry in "${mutations[@]}"; do
@@ -44,6 +45,7 @@ PY
     if [ $status -eq 0 ]; then
       executions=$(echo "$output" | grep -oE '[0-9]+ executions' | awk '{s+=$1} END {print s}')
       echo "| $name | **no** | $executions (all scripts) | $seconds |"
+      survivors=$((survivors + 1))
     else
       executions=$(echo "$output" | grep -oE 'after [0-9]+ executions' | grep -oE '[0-9]+')
       why=$(echo "$output" | grep -E 'VIOLATION' | sed 's/.*executions: //' | head -1)
@@ -51,6 +53,11 @@ PY
     fi
   else
     echo "| $name | (does not build) | | |"
+    survivors=$((survivors + 1))
   fi
   cat "$path.orig" > "$path" && rm "$path.orig"  # a new mtime, so the build sees the revert
 done
+if [ $survivors -gt 0 ]; then
+  echo "error: $survivors mutation(s) survived or did not build" >&2
+  exit 1
+fi
