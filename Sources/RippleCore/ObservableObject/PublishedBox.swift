@@ -244,8 +244,10 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
     /// ``PublishedState/beginWrite(thread:name:)`` (after a wait for the turn, if it says so) and
     /// ``PublishedState/callouts(_:announce:)``, then the callouts; ``PublishedState/endWrite(_:)``
     /// with `valueLock` held too and the store beside it, then the wake, the release of what was
-    /// replaced and the did-set observers. `announce`: `false` for a write that starts over (its
-    /// will-set callouts ran already).
+    /// replaced and the did-set observers. The write turn's wait and hand-over are performed by the
+    /// one turn runner (``TurnRunner/enterLocked(_:keeping:resumed:giveBack:)``,
+    /// ``TurnRunner/leaveLocked(_:pinnedBy:)``), as an operator's and a subject's are. `announce`:
+    /// `false` for a write that starts over (its will-set callouts ran already).
     @inlinable
     func setObserved(_ newValue: Value, object: AnyObject?, observation: PublishedObservation, announce: Bool = true) {
         let external = externalTrackingInstalled.load(ordering: .relaxed)
@@ -256,8 +258,12 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         case .write(let given):
             role = given
         case .wait(let waiter):
-            // The transition's access to the state ended before the thread parks.
-            _ = observation.lock.takeTurnLocked(.wait(waiter))
+            // The transition's access to the state ended before the thread parks. The box keeps its
+            // observation for good (no keeper), and nothing ends a write's turn while it waits.
+            guard case .entered = observation.enterLocked(.wait(waiter)) else {
+                require(false, "a @Published property's write turn released a writer it admitted")
+                return
+            }
             role = .ordered
         }
         let callouts = observation.state.callouts(role, announce: announce)
@@ -287,8 +293,8 @@ final class PublishedBox<Value>: PublishedBoxBase, @unchecked Sendable {
         // value becomes this one again, while this write still holds the turn, so that a new
         // subscriber starts from what the property holds.
         let oldCurrent = store.resetsProjection ? projection?._withUnsafeGuaranteedRef { $0.exchangeCurrent(with: newValue) } : nil
-        observation.lock.unlock(handingOver: store.exit)
-        withExtendedLifetime((old, oldCurrent)) {}  // released after unlocking
+        // Unlock, wake the next writer, then release what was replaced.
+        observation.leaveLocked(TurnLeave(exit: store.exit, released: (old, oldCurrent), unpin: false), pinnedBy: nil)
         observation.absorbOwnWrite(newVersion: store.version)
         if !store.didSet.isEmpty { observation.fire(store.didSet, .didSet, object: object) }
         if external { reportExternally(.didSet, object: object) }

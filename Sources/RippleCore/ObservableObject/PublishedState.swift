@@ -85,7 +85,7 @@ struct PublishedState: TrackerStateHolder {
     /// What a write does once it stored, after unlocking.
     @usableFromInline
     struct Store {
-        /// Wake the next writer, if any (``Lock/unlock(handingOver:)``).
+        /// Wake the next writer, if any (``TurnRunner/leaveLocked(_:pinnedBy:)``).
         @usableFromInline let exit: DeliveryTurn.Exit
         /// A nested write stored first (a `$property` subscriber that assigned the property): this
         /// write stored over it, so `$property`'s current value becomes this write's again — done
@@ -107,7 +107,7 @@ struct PublishedState: TrackerStateHolder {
 
     /// A write begins on `thread`: ``PublishedWriteMachine/Begin/write(_:)`` in a role at once, or
     /// ``PublishedWriteMachine/Begin/wait(_:)`` — sleep until handed the turn
-    /// (``Lock/takeTurnLocked(_:keeping:)``), then write as ``PublishedWriteMachine/Role/ordered``.
+    /// (``TurnRunner/enterLocked(_:keeping:resumed:giveBack:)``), then write as ``PublishedWriteMachine/Role/ordered``.
     /// Either way, take ``callouts(_:announce:)`` in the same critical section. `name` names the
     /// property in a deadlock report.
     @inlinable @inline(__always)

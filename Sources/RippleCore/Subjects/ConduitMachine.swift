@@ -4,10 +4,10 @@
 ///
 /// A value whose transitions return what the caller does after unlocking, in the manner of
 /// ``DeliveryTurn`` and ``CombinerMachine``. Its owner (``SubjectConduit``) applies a transition with
-/// the subject's lock held and hands the result to the subject's turn runner (``TurnLock``, the same
-/// one every operator's ``TurnStorage`` uses), which performs it — calls the subscriber, parks until
-/// handed the turn, wakes the next waiter, releases the subscriber — with the lock released. Nothing here
-/// calls out, sleeps or releases a user object: the subscriber leaves the machine only by being
+/// the subject's lock held and hands the result to the subject's turn runner (``TurnRunner``, the
+/// same one every operator's ``TurnStorage`` and a `@Published` property's writes use), which
+/// performs it — calls the subscriber, parks until handed the turn, wakes the next waiter,
+/// releases the subscriber — with the lock released. Nothing here calls out, sleeps or releases a user object: the subscriber leaves the machine only by being
 /// returned (``Leave/released``, ``Termination/release(_:)``), for the caller to drop after
 /// unlocking.
 ///
@@ -54,7 +54,7 @@ struct ConduitMachine<Output, Failure: Error>: ~Copyable {
 
     /// What a thread that wants to call the subscriber does next: drop, call now (nested or not),
     /// or park until handed the turn, then apply ``resumed()`` — performed by the subject's
-    /// ``TurnLock/enterLocked(_:keeping:resumed:giveBack:)``.
+    /// ``TurnRunner/enterLocked(_:keeping:resumed:giveBack:)``.
     @usableFromInline
     typealias Entry = TurnAdmission
 
@@ -74,7 +74,7 @@ struct ConduitMachine<Output, Failure: Error>: ~Copyable {
 
     /// What the thread giving the turn back does after unlocking, in this order: wake the next
     /// waiter, release the subscriber (`.released` when nothing is), drop the conduit's pin —
-    /// performed by the subject's ``TurnLock/leaveLocked(_:pinnedBy:)``.
+    /// performed by the subject's ``TurnRunner/leaveLocked(_:pinnedBy:)``.
     @usableFromInline
     typealias Leave = TurnLeave<ConduitDownstream<Output, Failure>>
 

@@ -7,7 +7,7 @@ import Synchronization  // AtomicCell is Synchronization.Atomic here (Sync/Atomi
 ///
 /// One lock guards the subject's state *and* the state of every conduit (one conduit per
 /// subscriber), so a send takes short critical sections on one cache line and no per-subscriber lock.
-/// It is a ``TurnLock``, the one turn runner: each conduit keeps its subscriber's ``DeliveryTurn``
+/// It is a ``TurnLock``, run by the one turn runner (``TurnRunner``): each conduit keeps its subscriber's ``DeliveryTurn``
 /// (in its ``ConduitMachine``) under the subject's lock, and has the runner perform what the
 /// machine decides — enter, deliver unlocked, leave, pin — as every operator that delivers in turns
 /// does through ``TurnStorage``.
@@ -603,7 +603,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
     // MARK: Performing the machine's actions, through the subject's turn runner
 
-    /// Performs an entry through the subject's ``TurnLock/enterLocked(_:keeping:resumed:giveBack:)``
+    /// Performs an entry through the subject's ``TurnRunner/enterLocked(_:keeping:resumed:giveBack:)``
     /// (with the lock held): ``TurnEntry/entered(nested:)`` with the lock still held and the turn
     /// this thread's — after parking until it is handed over, if it must wait (the conduit kept
     /// alive meanwhile: this thread holds no snapshot) — or ``TurnEntry/released``, with the lock

@@ -11,8 +11,9 @@
 ///
 /// A pure value: its owner (a subject's conduit, which keeps it under the subject's lock; an
 /// operator, through ``TurnStorage``; a `@Published` box or an `observe` loop) applies a transition
-/// under its lock and performs the returned action with ``Lock/takeTurnLocked(_:keeping:)`` (``Entry/wait(_:)``
-/// parks the thread) and ``Lock/unlock(handingOver:)`` (``Exit/handOff(_:)`` wakes the next waiter).
+/// under its lock and has the one turn runner perform the returned action:
+/// ``TurnRunner/enterLocked(_:keeping:resumed:giveBack:)`` (``Entry/wait(_:)`` parks the thread)
+/// and ``TurnRunner/leaveLocked(_:pinnedBy:)`` (``Exit/handOff(_:)`` wakes the next waiter).
 @usableFromInline
 struct DeliveryTurn {
     /// The thread that holds the turn, or 0.

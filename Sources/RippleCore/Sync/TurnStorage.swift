@@ -5,18 +5,18 @@ import Darwin
 /// ``TurnLock`` with one turn: the storage behind every operator that delivers to one downstream in
 /// turns (merge, combineLatest, zip, switchToLatest, buffer, the until-output operators) — the lock,
 /// the ``DeliveryTurn`` and the operator's state struct it guards. Its methods are thin wrappers
-/// that run ``TurnLock``'s one sequence (the one a subject's conduits run, one turn per subscriber)
+/// that run the one ``TurnRunner`` sequence (the one a subject's conduits run, one turn per subscriber)
 /// on this one turn:
 ///
 /// 1. **Enter** (``enterTurnLocked(name:)``): apply ``DeliveryTurn/enter(_:name:)`` under the lock,
-///    and perform it with ``TurnLock/enterLocked(_:keeping:resumed:giveBack:)``: call now, nested
+///    and perform it with ``TurnRunner/enterLocked(_:keeping:resumed:giveBack:)``: call now, nested
 ///    if this thread already holds the turn further up its stack, or park until the turn is handed
 ///    over (the lock is released while the thread sleeps, held again after).
 /// 2. **Deliver** (``unlocked(_:)``, ``callInTurnLocked(name:to:_:)``): call the downstream with the
 ///    lock released, then lock again.
 /// 3. **Leave** (``leaveTurnLocked(nested:)``): apply ``DeliveryTurn/leave()`` under the lock (unless
 ///    nested: the outermost call gives the turn back), and perform it with
-///    ``TurnLock/leaveLocked(_:pinnedBy:)``: unlock, and wake the next waiter after unlocking.
+///    ``TurnRunner/leaveLocked(_:pinnedBy:)``: unlock, and wake the next waiter after unlocking.
 ///
 /// Operators subclass it (`final class MergeCore<…>: TurnStorage<MergeState>`), so the lock, the turn
 /// and the state stay inline in the operator's object (no extra allocation, no indirection), and every
@@ -131,7 +131,7 @@ enum TurnCall<Result> {
     case released
 }
 
-/// How ``TurnLock/enterLocked(_:keeping:resumed:giveBack:)`` left the lock: the exit state in the
+/// How ``TurnRunner/enterLocked(_:keeping:resumed:giveBack:)`` left the lock: the exit state in the
 /// type, for the caller to switch on.
 @usableFromInline
 enum TurnEntry {
@@ -144,7 +144,7 @@ enum TurnEntry {
 
 /// What a thread that wants a turn does next, as the turn's machine decided under the lock: a
 /// ``DeliveryTurn/Entry``, or nothing at all (a subject's conduit drops a value its subscriber has
-/// no demand for). Performed by ``TurnLock/enterLocked(_:keeping:resumed:giveBack:)``.
+/// no demand for). Performed by ``TurnRunner/enterLocked(_:keeping:resumed:giveBack:)``.
 @usableFromInline
 enum TurnAdmission {
     /// Nothing to call: give up.
@@ -168,8 +168,8 @@ enum TurnAdmission {
 /// What a thread giving a turn back does after unlocking, in this order, as the turn's machine
 /// decided under the lock: wake the next waiter (the turn is already its own), release what left
 /// the state (`Released`: a subject's subscriber, or nothing), drop the keeper's pin (its retain on
-/// itself, taken by ``TurnLock/pinLocked(_:)``) as the very last use of the keeper. Performed by
-/// ``TurnLock/leaveLocked(_:pinnedBy:)``.
+/// itself, taken by ``TurnRunner/pinLocked(_:)``) as the very last use of the keeper. Performed by
+/// ``TurnRunner/leaveLocked(_:pinnedBy:)``.
 @usableFromInline
 struct TurnLeave<Released: ~Copyable>: ~Copyable {
     /// Wake the next waiter, or nothing.
@@ -187,35 +187,18 @@ struct TurnLeave<Released: ~Copyable>: ~Copyable {
     }
 }
 
-/// The one turn runner: a lock, the state it guards, and the sequence around a delivery turn kept
-/// under that lock, written once for any number of turns — ``TurnStorage`` keeps one (an
-/// operator's downstream) and wraps these methods for it; a subject (`SubjectCore`) keeps one per
-/// subscriber, in each subscriber's conduit machine, all under the subject's lock, and its conduits
-/// call these methods with their machine's decisions.
-///
-/// The sequence, each step with the lock held on entry:
-///
-/// 1. **Enter** (``enterLocked(_:keeping:resumed:giveBack:)``): perform the machine's
-///    ``TurnAdmission`` — drop (unlock), call now (nested or not), or park until handed the turn
-///    and ask the machine whether to go on. Returns a ``TurnEntry``.
-/// 2. **Deliver** (``unlocked(_:)``): call the downstream with the lock released; lock again.
-/// 3. **Leave** (``leaveLocked(nested:pinnedBy:_:)``, ``leaveLocked(_:pinnedBy:)``, or
-///    ``leaveTurnLocked(_:nested:)`` for a bare ``DeliveryTurn``): unless nested (the outermost
-///    call gives the turn back), apply the machine's leave, unlock, wake the next waiter, release
-///    what left the state, drop the pin.
-///
-/// A keeper that can be dropped while a thread holds its turn (a subject's conduit, cancelled
-/// mid-delivery) pins itself with ``pinLocked(_:)``; the thread that gives the turn back drops the
-/// pin in step 3, as its very last use of the keeper.
-///
-/// The machine is not passed in `inout`: no access to it may span a park (other threads change it
-/// meanwhile), so the runner asks it through the closures it is given, each a fresh access.
+/// The storage of an owner that keeps its state and its turns under one lock: the lock, the state
+/// it guards, and — as a ``TurnRunner`` — the one sequence around a delivery turn, written once for
+/// any number of turns. ``TurnStorage`` keeps one (an operator's downstream) and wraps the runner's
+/// methods for it; a subject (`SubjectCore`) keeps one per subscriber, in each subscriber's conduit
+/// machine, all under the subject's lock, and its conduits call the runner's methods with their
+/// machine's decisions.
 ///
 /// Rules, as for every owner of a ``Lock``: the state (and every turn kept under the lock) is read
 /// and changed only with `lock` held; no user code runs with it held; what leaves the state is
 /// released after unlocking.
 @usableFromInline
-package class TurnLock<State> {
+package class TurnLock<State>: TurnRunner {
     /// Guards `state`, and the turns and fields the subclass says it guards.
     @usableFromInline package final let lock = Lock()
     /// Guarded by `lock`.
@@ -226,111 +209,11 @@ package class TurnLock<State> {
     package init(state: State) {
         self.state = state
     }
-
-    /// Gives `turn` back unless `nested`, and unlocks; the next waiter, if any, is woken after
-    /// unlocking. Called with `lock` and the turn held.
-    @inlinable @inline(__always)
-    final func leaveTurnLocked(_ turn: inout DeliveryTurn, nested: Bool = false) {
-        leaveLocked(nested: nested, pinnedBy: nil) { TurnLeave(exit: turn.leave(), released: (), unpin: false) }
-    }
-
-    /// Gives the turn back unless `nested` — then only unlocks: the outermost call on this thread
-    /// gives it back — applying `leave` (the machine's leave transition, under the lock) and
-    /// performing what it returns with ``leaveLocked(_:pinnedBy:)``. Called with `lock` and the
-    /// turn held.
-    @inlinable @inline(__always)
-    final func leaveLocked<Released: ~Copyable>(
-        nested: Bool, pinnedBy keeper: AnyObject?, _ leave: () -> TurnLeave<Released>
-    ) {
-        lock.assertHeld()
-        guard !nested else {
-            lock.unlock()
-            return
-        }
-        leaveLocked(leave(), pinnedBy: keeper)
-    }
-
-    /// Performs what a thread that wants a turn must do, as the turn's machine decided under the
-    /// lock (`admission`): ``TurnAdmission/drop`` unlocks and returns ``TurnEntry/released``;
-    /// ``TurnAdmission/call(nested:)`` returns ``TurnEntry/entered(nested:)`` at once;
-    /// ``TurnAdmission/wait(_:)`` unlocks, parks until the turn is handed over (keeping `keeper`,
-    /// the object the turn is kept in, alive meanwhile), locks again and asks `resumed` (a fresh
-    /// look at the machine) whether to go on — if not, `giveBack` gives the turn straight back and
-    /// unlocks, and the result is ``TurnEntry/released``. Called with `lock` held.
-    @inlinable @inline(__always)
-    final func enterLocked(
-        _ admission: TurnAdmission, keeping keeper: AnyObject? = nil,
-        resumed: () -> Bool = { true }, giveBack: () -> Void = {}
-    ) -> TurnEntry {
-        lock.assertHeld()
-        switch admission {
-        case .drop:
-            lock.unlock()
-            return .released
-        case .call(let nested):
-            return .entered(nested: nested)
-        case .wait(let waiter):
-            lock.parkLocked(waiter, keeping: keeper)
-            guard resumed() else {
-                giveBack()
-                return .released
-            }
-            return .entered(nested: false)
-        }
-    }
-
-    /// Unlocks, then performs `leave`: wakes the next waiter, releases what left the state, and,
-    /// if `leave` says so, drops `keeper`'s pin — the very last use of `keeper`, which may be gone
-    /// when this returns. Called with `lock` held and the turn this thread's.
-    @inlinable @inline(__always)
-    final func leaveLocked<Released: ~Copyable>(_ leave: consuming TurnLeave<Released>, pinnedBy keeper: AnyObject?) {
-        lock.assertHeld()
-        lock.unlock(handingOver: leave.exit)
-        let unpin = leave.unpin
-        _ = consume leave  // what it releases may run user code (a deinit): after unlocking
-        if unpin, let keeper { Unmanaged.passUnretained(keeper).release() }
-    }
-
-    /// `keeper` (the object a turn is kept in) retains itself: it leaves its owner's keeping while
-    /// a thread holds its turn, and the thread that gives the turn back drops the retain
-    /// (``TurnLeave/unpin``). Called with `lock` held.
-    @inlinable @inline(__always)
-    final func pinLocked(_ keeper: AnyObject) {
-        lock.assertHeld()
-        _ = Unmanaged.passUnretained(keeper).retain()
-    }
-
-    /// Runs `body` (user code: a delivery, a request, a cancel) with `lock` released, and locks
-    /// again. Called with `lock` held.
-    @inlinable @inline(__always)
-    final func unlocked<Result>(_ body: () -> Result) -> Result {
-        lock.assertHeld()
-        lock.unlock()
-        let result = body()
-        lock.lock()
-        return result
-    }
 }
 
-/// The two actions of a ``DeliveryTurn``, performed the same way by every owner of a turn (the
-/// storage above, a subject's conduit, a `@Published` property's write turn, an `observe` loop),
-/// with the owner's lock.
+/// The two primitives of a ``DeliveryTurn`` with the owner's lock — park until handed the turn,
+/// unlock and wake the next waiter — which ``TurnRunner`` performs for every owner of a turn.
 extension Lock {
-    /// With this lock held: performs what ``DeliveryTurn/enter(_:name:)`` returned. `.call` returns
-    /// `nested` at once; `.wait` unlocks, parks until the turn is handed over, locks again and
-    /// returns `false`, keeping `owner` (the object the turn is kept in) alive meanwhile.
-    @inlinable @inline(__always)
-    func takeTurnLocked(_ entry: DeliveryTurn.Entry, keeping owner: AnyObject? = nil) -> Bool {
-        assertHeld()
-        switch entry {
-        case .call(let nested):
-            return nested
-        case .wait(let waiter):
-            parkLocked(waiter, keeping: owner)
-            return false
-        }
-    }
-
     /// Unlocks, sleeps until `waiter` is handed the turn, locks again. Out of line: only under
     /// contention.
     @usableFromInline @inline(never)

@@ -113,16 +113,18 @@ extension TrackerState: TrackerStateHolder {
 /// ``TrackerState`` itself (a ``TrackingRegistrar`` key path's), ``PublishedState`` (a `@Published`
 /// property's ``PublishedObservation``), ``ExternalTrackerState`` (``ExternalTracker``).
 ///
-/// Not a ``TurnLock`` subclass: scopes and observers hold trackers of every kind as one
-/// non-generic ``PropertyTracker`` (a pointer per read, compared by address), and `TurnLock` is
-/// generic with no non-generic base to share. This is the same pattern on that base.
+/// A ``TurnRunner``, as ``TurnLock`` is: a tracker whose state keeps a turn (a `@Published`
+/// property's writes, ordered by its ``PublishedWriteMachine``) performs it with the same runner
+/// code as operators and subjects. Not a ``TurnLock`` subclass: scopes and observers hold trackers
+/// of every kind as one non-generic ``PropertyTracker`` (a pointer per read, compared by address),
+/// and a class has one base.
 ///
 /// Rules, as for every owner of a ``Lock``: `state` is read and changed only with `lock` held
 /// (``PublishedState`` names the two fields also written under its box's lock, for readers that
 /// hold only that one); no user code runs with it held; what leaves the state is released after
 /// unlocking.
 @usableFromInline
-package class TrackerStorage<State: TrackerStateHolder>: PropertyTracker, @unchecked Sendable {
+package class TrackerStorage<State: TrackerStateHolder>: PropertyTracker, TurnRunner, @unchecked Sendable {
     @usableFromInline package final let lock = Lock()
     /// Guarded by `lock`.
     @usableFromInline @exclusivity(unchecked) package final var state: State
