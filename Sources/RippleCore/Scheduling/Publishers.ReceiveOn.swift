@@ -6,20 +6,22 @@ extension Publishers {
     /// cancellation, events already scheduled are not delivered. Demand the downstream returns from
     /// `receive(_:)` is requested from the upstream.
     ///
-    /// What the order is depends on the scheduler:
+    /// Calls to the downstream — `receive(subscription:)`, every `receive(_:)` and the completion —
+    /// never overlap, whatever the scheduler: a block that finds another thread inside the
+    /// downstream waits until that call returns (in arrival order), as Combine's per-subscriber
+    /// lock does. What the order is depends on the scheduler:
     /// - On a serial scheduler (a serial `DispatchQueue`, a run loop, `ImmediateScheduler`, a test
-    ///   scheduler) values and the completion arrive in the order the upstream sent them, one at a
-    ///   time.
+    ///   scheduler) values and the completion arrive in the order the upstream sent them.
     /// - On a concurrent scheduler (a concurrent `DispatchQueue`, or any scheduler that runs
-    ///   scheduled blocks on several threads at once) values may arrive out of order and several
-    ///   calls to `receive(_:)` may overlap, on different threads. Still, every value is delivered
-    ///   (unless the subscriber cancels), and the completion comes last: it waits until every value
-    ///   scheduled before it has returned from `receive(_:)`, and is then delivered on the thread of
-    ///   the last of them to return.
-    /// - A completion the subscriber causes from inside its own `receive(_:)` (it completes the
-    ///   upstream subject, say) on a scheduler that runs it at once on that thread
-    ///   (`ImmediateScheduler`) is delivered at once, nested, as in Combine; it waits only for values
-    ///   running on other threads.
+    ///   scheduled blocks on several threads at once) values arrive one at a time, on different
+    ///   threads, in the order the scheduler runs their blocks, which may not be the order they were
+    ///   sent in. Still, every value is delivered (unless the subscriber cancels), and the completion
+    ///   comes after every value: it waits until every value scheduled before it has returned from
+    ///   `receive(_:)`, and is then delivered on the thread of the last of them to return.
+    /// - A call the subscriber causes from inside its own `receive(_:)` (it sends to, or completes,
+    ///   the upstream subject, say) on a scheduler that runs it at once on that thread
+    ///   (`ImmediateScheduler`) is delivered at once, nested, as in Combine; a nested completion
+    ///   waits only for values scheduled on other threads.
     ///
     /// Differs from Combine: a completion scheduled before the subscriber cancelled is not
     /// delivered either; Combine still delivers it (values it drops, as Ripple does).
@@ -150,8 +152,18 @@ struct ReceiveOnFlight<Failure: Error> {
     }
 }
 
+/// `receive(on:)`'s own fields, guarded by the inner's lock: its values in flight, and the turn
+/// that keeps its calls to the downstream from overlapping.
+struct ReceiveOnState<Failure: Error> {
+    /// The values scheduled and not returned, and a completion held behind them.
+    var flight = ReceiveOnFlight<Failure>()
+    /// Who is calling the downstream, and who waits to: every call to it (`receive(subscription:)`,
+    /// a value, the completion) is made in this turn.
+    var turn = DeliveryTurn()
+}
+
 private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
-    OperatorInner<Downstream, ReceiveOnFlight<Downstream.Failure>>, Subscriber
+    OperatorInner<Downstream, ReceiveOnState<Downstream.Failure>>, Subscriber
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -162,11 +174,44 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
         self.scheduler = scheduler
         self.options = options
-        super.init(downstream: downstream, extra: ReceiveOnFlight(), name: "ReceiveOn")
+        super.init(downstream: downstream, extra: ReceiveOnState(), name: "ReceiveOn")
     }
 
+    /// Takes `thread`'s turn to call the downstream: at once if it is free, at once and nested
+    /// (`true`: do not give it back) if this thread holds it further up its stack (a call the
+    /// downstream caused on `ImmediateScheduler`), or after sleeping until the thread calling it now
+    /// hands it over (the lock is released meanwhile). Called with `lock` held; returns with it held.
+    @inline(__always)
+    private func enterTurnLocked(_ thread: UInt) -> Bool {
+        // The transition's access to the turn ends before the thread parks.
+        lock.takeTurnLocked(state.extra.turn.enter(thread, name: name), keeping: self)
+    }
+
+    /// Gives the turn back unless `nested`, and unlocks; the next waiter is woken after unlocking.
+    /// Called with `lock` and the turn held.
+    @inline(__always)
+    private func leaveTurnLocked(nested: Bool) {
+        if nested {
+            lock.unlock()
+        } else {
+            lock.unlock(handingOver: state.extra.turn.leave())
+        }
+    }
+
+    /// Passes the subscription on synchronously, in the turn: a value the downstream's request
+    /// causes on another thread waits until `receive(subscription:)` returns.
     func receive(subscription: any Subscription) {
-        accept(subscription)
+        lock.lock()
+        guard let downstream = state.downstream, state.upstream.accept(subscription) else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        let nested = enterTurnLocked(currentThreadID())
+        lock.unlock()
+        downstream.receive(subscription: self)
+        lock.lock()
+        leaveTurnLocked(nested: nested)
     }
 
     /// Requests go straight upstream; as in Combine, a request for `.none` is passed on too.
@@ -175,21 +220,28 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.withLock { state.extra.valueScheduled() }
+        lock.withLock { state.extra.flight.valueScheduled() }
         scheduler.schedule(options: options) { [self] in
             let thread = currentThreadID()
-            let downstream = lock.withLock { () -> Downstream? in
-                state.extra.valueStarted(on: thread)
-                return state.downstream
-            }
+            lock.lock()
+            let nested = enterTurnLocked(thread)
+            state.extra.flight.valueStarted(on: thread)
+            let downstream = state.downstream
+            lock.unlock()
             let more = downstream?.receive(input) ?? .none
             lock.lock()
             let subscription = more > 0 ? state.upstream.subscription : nil
-            let completion = state.extra.valueReturned(on: thread)
+            let completion = state.extra.flight.valueReturned(on: thread)
             let completing = completion == nil ? nil : state.downstream.take()
-            lock.unlock()
+            if let completion, let completing {
+                // The completion held behind this value: delivered in the same turn, after it.
+                lock.unlock()
+                completing.receive(completion: completion)
+                lock.lock()
+            }
+            leaveTurnLocked(nested: nested)
+            withExtendedLifetime((downstream, completing)) {}  // released after unlocking
             subscription?.request(more)
-            if let completion, let completing { completing.receive(completion: completion) }
         }
         return .none
     }
@@ -198,11 +250,20 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
         lock.withLock { state.upstream = .terminal }
         scheduler.schedule(options: options) { [self] in
             let thread = currentThreadID()
-            let downstream = lock.withLock { () -> Downstream? in
-                guard state.extra.completionArrived(completion, on: thread) else { return nil }
-                return state.downstream.take()
+            lock.lock()
+            // Delivered now only when no value of another thread is unreturned: nobody else holds
+            // the turn then but a `receive(subscription:)` still running, or this thread itself.
+            guard state.extra.flight.completionArrived(completion, on: thread),
+                let downstream = state.downstream.take()
+            else {
+                lock.unlock()
+                return
             }
-            downstream?.receive(completion: completion)
+            let nested = enterTurnLocked(thread)
+            lock.unlock()
+            downstream.receive(completion: completion)
+            lock.lock()
+            leaveTurnLocked(nested: nested)
         }
     }
 }

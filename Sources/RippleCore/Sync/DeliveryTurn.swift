@@ -1,6 +1,6 @@
 /// Who may call one downstream right now: the serial-delivery state machine every push path in
 /// Ripple shares (a subject's subscriber, the downstream of merge, combineLatest, zip,
-/// switchToLatest, buffer and the until-output operators).
+/// switchToLatest, buffer, the until-output operators and `receive(on:)`).
 ///
 /// The contract it implements (see `Documentation/Engine.md`):
 /// - A thread that finds the turn free takes it and calls the downstream itself, on its own thread.

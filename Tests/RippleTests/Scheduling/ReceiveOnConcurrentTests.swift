@@ -155,6 +155,105 @@ private struct Job: @unchecked Sendable {
     }
 }
 
+/// A scheduler that runs every block at once on a new thread of its own: several blocks run at the
+/// same time, as on a concurrent queue.
+private final class NewThreadScheduler: Scheduler, @unchecked Sendable {
+    typealias SchedulerTimeType = ImmediateScheduler.SchedulerTimeType
+    typealias SchedulerOptions = Never
+
+    var now: SchedulerTimeType { ImmediateScheduler.shared.now }
+    var minimumTolerance: SchedulerTimeType.Stride { 0 }
+
+    func schedule(options: Never?, _ action: @escaping () -> Void) {
+        let job = Job(run: action)
+        Thread.detachNewThread { job.run() }
+    }
+
+    func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void) {
+        schedule(options: nil, action)
+    }
+
+    func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: Never?, _ action: @escaping () -> Void
+    ) -> any Cancellable {
+        schedule(options: nil, action)
+        return AnyCancellable {}
+    }
+}
+
+/// Calls to the downstream never overlap, even when the scheduler runs their blocks on several
+/// threads at once; the order is the scheduler's, and the completion comes after every value.
+@Suite struct ReceiveOnSerializedDeliveryTests {
+    @Test func blocksOnNewThreadsNeverCallTheSubscriberAtOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        let inside = Locked(0)
+        let overlaps = Locked(0)
+        let values = Locked<[Int]>([])
+        let late = Locked(0)
+        let finished = Locked(false)
+        let completed = DispatchSemaphore(value: 0)
+        let cancellable = subject.receive(on: NewThreadScheduler()).sink(
+            receiveCompletion: { _ in
+                if inside.withLock({ $0 += 1; return $0 }) > 1 { overlaps.withLock { $0 += 1 } }
+                finished.withLock { $0 = true }
+                inside.withLock { $0 -= 1 }
+                completed.signal()
+            },
+            receiveValue: { value in
+                if inside.withLock({ $0 += 1; return $0 }) > 1 { overlaps.withLock { $0 += 1 } }
+                if finished.current { late.withLock { $0 += 1 } }
+                Thread.sleep(forTimeInterval: 0.01)  // a short wait: other blocks run meanwhile
+                values.withLock { $0.append(value) }
+                inside.withLock { $0 -= 1 }
+            })
+        for value in 0..<8 { subject.send(value) }
+        subject.send(completion: .finished)
+        #expect(completed.wait(timeout: .now() + 30) == .success)
+        #expect(overlaps.current == 0)
+        #expect(late.current == 0)
+        #expect(values.current.sorted() == Array(0..<8))
+        cancellable.cancel()
+    }
+
+    @Test func aValueBlockOnAnotherThreadWaitsUntilTheValueInsideTheSubscriberReturns() {
+        let scheduler = HeldBlocksScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let events = Locked<[String]>([])
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let cancellable = subject.receive(on: scheduler).sink { value in
+            events.withLock { $0.append("value \(value) starts") }
+            if value == 1 {
+                entered.signal()
+                _ = release.wait(timeout: .now() + 30)
+            }
+            events.withLock { $0.append("value \(value) returns") }
+        }
+        subject.send(1)
+        subject.send(2)
+        let first = Job(run: scheduler.block(0))
+        let second = Job(run: scheduler.block(1))
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            first.run()
+            done.signal()
+        }
+        entered.wait()
+        Thread.detachNewThread {
+            second.run()
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.2)  // time for the second block to call in, if it could
+        #expect(events.current == ["value 1 starts"])
+        release.signal()
+        done.wait()
+        done.wait()
+        #expect(events.current == ["value 1 starts", "value 1 returns", "value 2 starts", "value 2 returns"])
+        cancellable.cancel()
+    }
+}
+
 extension Heavy {
     @Suite struct ReceiveOnConcurrentQueueTests {
         /// A concurrent queue: every value arrives, and none after the completion (overlap and
