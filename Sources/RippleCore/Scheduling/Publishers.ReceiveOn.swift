@@ -163,7 +163,7 @@ struct ReceiveOnState<Failure: Error> {
 }
 
 private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
-    OperatorInner<Downstream, ReceiveOnState<Downstream.Failure>>, Subscriber
+    OperatorInner<Downstream, ReceiveOnState<Downstream.Failure>>, Subscriber, TurnRunner
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
@@ -183,19 +183,20 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
     /// hands it over (the lock is released meanwhile). Called with `lock` held; returns with it held.
     @inline(__always)
     private func enterTurnLocked(_ thread: UInt) -> Bool {
-        // The transition's access to the turn ends before the thread parks.
-        lock.takeTurnLocked(state.extra.turn.enter(thread, name: name), keeping: self)
+        // The transition's access to the turn ends before the thread parks (the runner).
+        switch enterLocked(TurnAdmission(state.extra.turn.enter(thread, name: name)), keeping: self) {
+        case .entered(let nested):
+            return nested
+        case .released:
+            fatalError("Ripple: internal error: a bare delivery turn never drops its caller")
+        }
     }
 
     /// Gives the turn back unless `nested`, and unlocks; the next waiter is woken after unlocking.
     /// Called with `lock` and the turn held.
     @inline(__always)
     private func leaveTurnLocked(nested: Bool) {
-        if nested {
-            lock.unlock()
-        } else {
-            lock.unlock(handingOver: state.extra.turn.leave())
-        }
+        leaveTurnLocked(&state.extra.turn, nested: nested)
     }
 
     /// Passes the subscription on synchronously, in the turn: a value the downstream's request
