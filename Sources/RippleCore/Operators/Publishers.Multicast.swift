@@ -75,37 +75,7 @@ extension Publishers {
         /// The publisher from which this publisher receives elements.
         public final let upstream: Upstream
 
-        private struct State {
-            var subscribers = 0
-            var connecting = false
-            var connection: (any Cancellable)?
-
-            /// A subscriber arrived upstream: whether this thread connects now.
-            mutating func subscribed() -> Bool {
-                guard connection == nil, !connecting, subscribers > 0 else { return false }
-                connecting = true
-                return true
-            }
-
-            /// `connect()` returned `connection`: the connection to cancel if everyone left meanwhile
-            /// (a synchronous upstream completes inside `connect`).
-            mutating func connected(_ connection: any Cancellable) -> (any Cancellable)? {
-                connecting = false
-                guard subscribers > 0 else { return connection }
-                self.connection = connection
-                return nil
-            }
-
-            /// A subscriber left: the connection to cancel if it was the last one.
-            mutating func released() -> (any Cancellable)? {
-                subscribers -= 1
-                guard subscribers == 0 else { return nil }
-                defer { connection = nil }
-                return connection
-            }
-        }
-
-        private let state = LockedValue(State())
+        private let state = LockedValue(AutoconnectState())
 
         /// Creates a `Autoconnect` publisher over `upstream`; the operator method on ``Publisher`` reads better.
         public init(upstream: Upstream) {
@@ -255,5 +225,37 @@ extension ConnectablePublisher {
     /// Automates the process of connecting or disconnecting from this connectable publisher.
     public func autoconnect() -> Publishers.Autoconnect<Self> {
         Publishers.Autoconnect(upstream: self)
+    }
+}
+
+/// What a ``Publishers/Autoconnect`` keeps under its lock: how many subscribers it has, whether a
+/// thread is connecting, and the connection; each transition returns what to do after unlocking.
+struct AutoconnectState {
+    var subscribers = 0
+    var connecting = false
+    var connection: (any Cancellable)?
+
+    /// A subscriber arrived upstream: whether this thread connects now.
+    mutating func subscribed() -> Bool {
+        guard connection == nil, !connecting, subscribers > 0 else { return false }
+        connecting = true
+        return true
+    }
+
+    /// `connect()` returned `connection`: the connection to cancel if everyone left meanwhile
+    /// (a synchronous upstream completes inside `connect`).
+    mutating func connected(_ connection: any Cancellable) -> (any Cancellable)? {
+        connecting = false
+        guard subscribers > 0 else { return connection }
+        self.connection = connection
+        return nil
+    }
+
+    /// A subscriber left: the connection to cancel if it was the last one.
+    mutating func released() -> (any Cancellable)? {
+        subscribers -= 1
+        guard subscribers == 0 else { return nil }
+        defer { connection = nil }
+        return connection
     }
 }
