@@ -28,5 +28,5 @@ package final class ExplorerLockIdentity: Sendable {
 }
 
 /// The explorer's hooks, installed by the checker before it starts its threads.
-package nonisolated(unsafe) var explorerHooks: (any ExplorerHooks)?
+package nonisolated(unsafe) var explorerHooks: (any ExplorerHooks)?  // unsafe: written once by the checker before it starts any thread, only read after
 #endif
