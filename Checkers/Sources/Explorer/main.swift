@@ -418,7 +418,9 @@ let scripts: [Script] = [
 let limitArgument = CommandLine.arguments.dropFirst().first.flatMap { Int($0) }
 var failed = false
 let started = clock_gettime_nsec()
-for script in scripts {
+/// EXPLORER_ONLY=text runs only the scripts whose name contains it.
+let only = getenv("EXPLORER_ONLY").map { String(cString: $0) }
+for script in scripts where only.map({ script.name.contains($0) }) ?? true {
     let scriptStarted = clock_gettime_nsec()
     var prefix: [Int] = []
     var executions = 0
