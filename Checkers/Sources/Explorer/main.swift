@@ -28,6 +28,7 @@ final class Log: @unchecked Sendable {
     var returnedSum: [Int]
     /// Per subscriber: the clock at the start of each value call.
     var callStarts: [[Int]]
+    var callEnds: [[Int]]
     var cancelStart = Int.max
     var cancelEnd = Int.max
 
@@ -41,6 +42,7 @@ final class Log: @unchecked Sendable {
         granted = Array(repeating: 0, count: subscribers)
         returnedSum = Array(repeating: 0, count: subscribers)
         callStarts = Array(repeating: [], count: subscribers)
+        callEnds = Array(repeating: [], count: subscribers)
     }
 
     func requested(_ subscriber: Int, _ demand: Subscribers.Demand) {
@@ -109,6 +111,30 @@ final class Log: @unchecked Sendable {
         completionStart = tick()
         subject.send(completion: .finished)
         completionEnd = tick()
+    }
+
+    /// The Threading article's cancel guarantee: after cancel() returns nothing sent afterwards is
+    /// delivered; at most one call (already decided) begins after it returns, none if a call was
+    /// under way when it began; a value whose send
+    /// returned before the cancel began is delivered; no completion.
+    func checkCancel(values: [Int], ordered: Bool) -> String? {
+        if let first = violations.first { return first }
+        let got = received[0]
+        for value in values {
+            let count = got.filter { $0 == value }.count
+            if count > 1 { return "got \(value) \(count) times" }
+            if sendStart[value]! > cancelEnd, count > 0 { return "got \(value), sent after cancel() returned" }
+            if sendEnd[value]! < cancelStart, count == 0 { return "never got \(value) (sent before the cancel)" }
+        }
+        if ordered, got != got.sorted() { return "values out of order: \(got)" }
+        let late = callStarts[0].filter { $0 > cancelEnd }.count
+        if late > 1 { return "\(late) calls began after cancel() returned (at most one may)" }
+        // A call under way when cancel() began was the turn holder's decided call: after it, none
+        // (threads waiting for the turn give up).
+        let underWay = zip(callStarts[0], callEnds[0]).contains { $0.0 < cancelStart && $0.1 > cancelStart }
+        if underWay, late > 0 { return "a call began after cancel() returned, though the turn holder's call was under way when it began (a waiter did not give up)" }
+        if completions[0] != 0 { return "a completion after a cancel" }
+        return nil
     }
 
     /// Progress and safety for every subscriber: each value sent while it had demand and before the
@@ -194,6 +220,7 @@ final class SettingUp: Subscriber, @unchecked Sendable {
         if conduit == nil { log.violations.append("the subscription was freed during a call to its subscriber") }
         log.value(index, input)
         log.exit(index)
+        log.callEnds[index].append(log.tick())
         let count = log.received[index].count
         let more = count <= returns.count ? returns[count - 1] : returned
         log.returned(index, more)
@@ -340,23 +367,21 @@ let scripts: [Script] = [
                 { log.send(subject, 1); log.send(subject, 2) },
                 { subscriber.cancel() },
             ],
-            {
-                // The Threading article: after cancel() returns nothing sent afterwards is
-                // delivered; at most one call (already decided) begins after it returns.
-                if let first = log.violations.first { return first }
-                let got = log.received[0]
-                for value in [1, 2] {
-                    let count = got.filter { $0 == value }.count
-                    if count > 1 { return "got \(value) \(count) times" }
-                    if log.sendStart[value]! > log.cancelEnd, count > 0 { return "got \(value), sent after cancel() returned" }
-                    if log.sendEnd[value]! < log.cancelStart, count == 0 { return "never got \(value) (sent before the cancel)" }
-                }
-                if got != got.sorted() { return "values out of order: \(got)" }
-                let late = log.callStarts[0].filter { $0 > log.cancelEnd }.count
-                if late > 1 { return "\(late) calls began after cancel() returned (at most one may)" }
-                if log.completions[0] != 0 { return "a completion after a cancel" }
-                return nil
-            }
+            { log.checkCancel(values: [1, 2], ordered: true) }
+        )
+    },
+    Script(name: "a cancel racing two senders (a waiter for the turn gives up)") { explorer in
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Log(subscribers: 1)
+        let subscriber = SettingUp(log: log, explorer: explorer, index: 0, keepsSubscription: false)
+        subject.subscribe(subscriber)
+        return (
+            [
+                { log.send(subject, 1) },
+                { log.send(subject, 2) },
+                { subscriber.cancel() },
+            ],
+            { log.checkCancel(values: [1, 2], ordered: false) }
         )
     },
     Script(name: "CurrentValueSubject replay: a .max(1) subscriber subscribing while another thread sends") { explorer in
