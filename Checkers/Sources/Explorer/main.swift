@@ -384,6 +384,20 @@ let scripts: [Script] = [
             { log.checkCancel(values: [1, 2], ordered: false) }
         )
     },
+    Script(name: "a cancel racing a send to two subscribers (the sender offers from its snapshot)") { explorer in
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Log(subscribers: 2)
+        let subscriber = SettingUp(log: log, explorer: explorer, index: 0, keepsSubscription: false)
+        subject.subscribe(subscriber)
+        attachSink(subject, 1, log, explorer)
+        return (
+            [
+                { log.send(subject, 1); log.send(subject, 2) },
+                { subscriber.cancel() },
+            ],
+            { log.checkCancel(values: [1, 2], ordered: true) }
+        )
+    },
     Script(name: "CurrentValueSubject replay: a .max(1) subscriber subscribing while another thread sends") { explorer in
         let subject = CurrentValueSubject<Int, Never>(0)
         let log = Log(subscribers: 1)
