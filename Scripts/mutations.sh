@@ -19,6 +19,9 @@ mutations=(
   "Subjects/ConduitMachine.swift~guard !terminated, !subjectCompleted else { return Offer(.drop) }~return Offer(.drop)~ConduitMachine.offer drops every value"
   "Sync/DeliveryTurn.swift~guard queue.waiters.isEmpty else { return handOff(queue) }~guard queue.waiters.isEmpty || true else { return handOff(queue) }~leave ignores waiters"
   "Subjects/ConduitMachine.swift~if !terminated \&\& returned != .none { demand += returned }~_ = returned~demand returned by a delivery is never added"
+  "Sync/TurnRunner.swift~_ = Unmanaged.passUnretained(keeper).retain()~_ = keeper~the conduit never pins itself"
+  "Subjects/SubjectCore.swift~resumed: { machine.resumed() }~resumed: { true }~a waiter handed the turn after a cancel does not give up (resumed ignores termination)"
+  "Subjects/ConduitMachine.swift~self.demand += demand~self.demand += demand + demand~a request's demand counted twice"
 )
 
 cd "$scratch/Checkers"

@@ -10,7 +10,6 @@ final class Log: @unchecked Sendable {
     var violations: [String] = []
     /// Per subscriber: the values it received, in order; whether a call is in progress; completions.
     var received: [[Int]]
-    var inside: [Bool]
     var completions: [Int]
     var valuesAfterCompletion = 0
     var sendStart: [Int: Int] = [:]
@@ -19,14 +18,63 @@ final class Log: @unchecked Sendable {
     var completionEnd = Int.max
     /// Per subscriber: when its demand was granted (0: before the threads started).
     var demandGranted: [Int]
+    /// Per subscriber: when its `receive(subscription:)` began its request.
+    var requestStart: [Int]
     var cancellables: [AnyCancellable] = []
     var subscriptions: [any Subscription] = []
+    /// Per subscriber, the demand count: granted (requests), returned (by its `receive(_:)`), and
+    /// values delivered; `nil` granted means unlimited. Checked at every delivery.
+    var granted: [Int?]
+    var returnedSum: [Int]
+    /// Per subscriber: the clock at the start of each value call.
+    var callStarts: [[Int]]
+    var callEnds: [[Int]]
+    var cancelStart = Int.max
+    var cancelEnd = Int.max
 
     init(subscribers: Int) {
         received = Array(repeating: [], count: subscribers)
-        inside = Array(repeating: false, count: subscribers)
+        insideThread = Array(repeating: nil, count: subscribers)
+        depth = Array(repeating: 0, count: subscribers)
         completions = Array(repeating: 0, count: subscribers)
         demandGranted = Array(repeating: 0, count: subscribers)
+        requestStart = Array(repeating: 0, count: subscribers)
+        granted = Array(repeating: 0, count: subscribers)
+        returnedSum = Array(repeating: 0, count: subscribers)
+        callStarts = Array(repeating: [], count: subscribers)
+        callEnds = Array(repeating: [], count: subscribers)
+    }
+
+    func requested(_ subscriber: Int, _ demand: Subscribers.Demand) {
+        if let max = demand.max, let before = granted[subscriber] { granted[subscriber] = before + max } else {
+            granted[subscriber] = nil
+        }
+    }
+
+    /// A value call starts: the delivered count may not pass granted + returned.
+    func delivering(_ subscriber: Int) {
+        callStarts[subscriber].append(tick())
+        if let granted = granted[subscriber], received[subscriber].count + 1 > granted + returnedSum[subscriber] {
+            violations.append(
+                "subscriber \(subscriber) got value \(received[subscriber].count + 1) with demand for only \(granted + returnedSum[subscriber]) (granted \(granted) + returned \(returnedSum[subscriber]))")
+        }
+    }
+
+    func returned(_ subscriber: Int, _ demand: Subscribers.Demand) {
+        if let max = demand.max { returnedSum[subscriber] += max }
+    }
+
+    /// The end of a finite-demand script whose sends each start after the previous one returned
+    /// (one thread): delivered == min(sent, granted + returned).
+    func checkDemandCount(sent: Int) -> String? {
+        for subscriber in received.indices {
+            guard let granted = granted[subscriber] else { continue }
+            let expected = min(sent, granted + returnedSum[subscriber])
+            if received[subscriber].count != expected {
+                return "subscriber \(subscriber) got \(received[subscriber].count) values; sent \(sent), granted \(granted) + returned \(returnedSum[subscriber]): \(expected) expected"
+            }
+        }
+        return nil
     }
 
     func tick() -> Int {
@@ -34,19 +82,26 @@ final class Log: @unchecked Sendable {
         return clock
     }
 
+    /// Per subscriber: the thread inside it and how deep (a call nested on that thread is allowed).
+    var insideThread: [pthread_t?]
+    var depth: [Int]
+
     func enter(_ subscriber: Int, _ what: String) {
-        if inside[subscriber] { violations.append("two threads inside subscriber \(subscriber) at once (\(what))") }
-        inside[subscriber] = true
+        if depth[subscriber] > 0, let owner = insideThread[subscriber], pthread_equal(owner, pthread_self()) == 0 {
+            violations.append("two threads inside subscriber \(subscriber) at once (\(what))")
+        }
+        depth[subscriber] += 1
+        insideThread[subscriber] = pthread_self()
     }
 
-    func exit(_ subscriber: Int) { inside[subscriber] = false }
+    func exit(_ subscriber: Int) { depth[subscriber] -= 1 }
 
     func value(_ subscriber: Int, _ value: Int) {
         if completions[subscriber] > 0 { valuesAfterCompletion += 1 }
         received[subscriber].append(value)
     }
 
-    func send(_ subject: PassthroughSubject<Int, Never>, _ value: Int) {
+    func send<S: Subject<Int, Never>>(_ subject: S, _ value: Int) {
         sendStart[value] = tick()
         subject.send(value)
         sendEnd[value] = tick()
@@ -58,10 +113,34 @@ final class Log: @unchecked Sendable {
         completionEnd = tick()
     }
 
+    /// The Threading article's cancel guarantee: after cancel() returns nothing sent afterwards is
+    /// delivered; at most one call (already decided) begins after it returns, none if a call was
+    /// under way when it began; a value whose send
+    /// returned before the cancel began is delivered; no completion.
+    func checkCancel(values: [Int], ordered: Bool) -> String? {
+        if let first = violations.first { return first }
+        let got = received[0]
+        for value in values {
+            let count = got.filter { $0 == value }.count
+            if count > 1 { return "got \(value) \(count) times" }
+            if sendStart[value]! > cancelEnd, count > 0 { return "got \(value), sent after cancel() returned" }
+            if sendEnd[value]! < cancelStart, count == 0 { return "never got \(value) (sent before the cancel)" }
+        }
+        if ordered, got != got.sorted() { return "values out of order: \(got)" }
+        let late = callStarts[0].filter { $0 > cancelEnd }.count
+        if late > 1 { return "\(late) calls began after cancel() returned (at most one may)" }
+        // A call under way when cancel() began was the turn holder's decided call: after it, none
+        // (threads waiting for the turn give up).
+        let underWay = zip(callStarts[0], callEnds[0]).contains { $0.0 < cancelStart && $0.1 > cancelStart }
+        if underWay, late > 0 { return "a call began after cancel() returned, though the turn holder's call was under way when it began (a waiter did not give up)" }
+        if completions[0] != 0 { return "a completion after a cancel" }
+        return nil
+    }
+
     /// Progress and safety for every subscriber: each value sent while it had demand and before the
     /// completion started delivered exactly once, none twice, none after the completion, none
     /// sent after the completion returned; each sender's values in its order; completion once.
-    func check(senders: [[Int]]) -> String? {
+    func check(senders: [[Int]], finite: Bool = false) -> String? {
         if let first = violations.first { return first }
         for subscriber in received.indices {
             let got = received[subscriber]
@@ -72,7 +151,7 @@ final class Log: @unchecked Sendable {
             for (value, start) in sendStart {
                 let count = got.filter { $0 == value }.count
                 if count > 1 { return "subscriber \(subscriber) got \(value) \(count) times" }
-                let must = start > demandGranted[subscriber] && sendEnd[value]! < completionStart
+                let must = !finite && start > demandGranted[subscriber] && sendEnd[value]! < completionStart
                 if must, count == 0 { return "subscriber \(subscriber) never got \(value) (sent with demand, before the completion)" }
                 if start > completionEnd, count > 0 { return "subscriber \(subscriber) got \(value), sent after the completion" }
             }
@@ -93,34 +172,59 @@ final class SettingUp: Subscriber, @unchecked Sendable {
     let log: Log
     let explorer: Explorer
     let index: Int
-    /// Asked for in `receive(subscription:)`, and returned by every `receive(_:)`.
+    /// Asked for in `receive(subscription:)`; `returns[k]` is returned by the k-th `receive(_:)`,
+    /// `returned` by every later one.
     let demand: Subscribers.Demand
     let returned: Subscribers.Demand
+    let returns: [Subscribers.Demand]
+    /// Whether the log keeps the subscription (a strong reference); otherwise only the subject's
+    /// registry (and its pin) keeps the conduit alive, and `cancel()` reaches it unretained.
+    let keepsSubscription: Bool
+    weak var conduit: AnyObject?
+    var unretained: Unmanaged<AnyObject>?
     let combineIdentifier = CombineIdentifier()
     init(
         log: Log, explorer: Explorer, index: Int, demand: Subscribers.Demand = .unlimited,
-        returned: Subscribers.Demand = .none
+        returned: Subscribers.Demand = .none, returns: [Subscribers.Demand] = [], keepsSubscription: Bool = true
     ) {
         self.log = log
         self.explorer = explorer
         self.index = index
         self.demand = demand
         self.returned = returned
+        self.returns = returns
+        self.keepsSubscription = keepsSubscription
     }
     func receive(subscription: any Subscription) {
         log.enter(index, "receive(subscription:)")
-        log.subscriptions.append(subscription)
+        if keepsSubscription { log.subscriptions.append(subscription) }
+        conduit = subscription as AnyObject
+        unretained = Unmanaged.passUnretained(subscription as AnyObject)
+        log.requested(index, demand)
+        log.requestStart[index] = log.tick()
         subscription.request(demand)
         log.demandGranted[index] = log.tick()
         explorer.point()
         log.exit(index)
     }
+    /// Cancels through the subscription it was given, holding no reference of its own beyond the call.
+    func cancel() {
+        log.cancelStart = log.tick()
+        (unretained!.takeUnretainedValue() as! any Subscription).cancel()
+        log.cancelEnd = log.tick()
+    }
     func receive(_ input: Int) -> Subscribers.Demand {
         log.enter(index, "receive(_:)")
+        log.delivering(index)
         explorer.point()
+        if conduit == nil { log.violations.append("the subscription was freed during a call to its subscriber") }
         log.value(index, input)
         log.exit(index)
-        return returned
+        log.callEnds[index].append(log.tick())
+        let count = log.received[index].count
+        let more = count <= returns.count ? returns[count - 1] : returned
+        log.returned(index, more)
+        return more
     }
     func receive(completion: Subscribers.Completion<Never>) {
         log.enter(index, "receive(completion:)")
@@ -144,6 +248,54 @@ func attachSink(_ subject: PassthroughSubject<Int, Never>, _ index: Int, _ log: 
                 log.value(index, value)
                 log.exit(index)
             }))
+}
+
+/// An unlimited subscriber that, receiving `trigger`, sends `nested` into the same subject from
+/// inside its `receive(_:)`. Calls may nest on one thread (the nested send is delivered at once,
+/// inside the outer call), never overlap across threads.
+final class NestedSender: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+    let log: Log
+    let explorer: Explorer
+    let subject: PassthroughSubject<Int, Never>
+    let trigger: Int
+    let nested: Int
+    var depth = 0
+    var owner: pthread_t?
+    /// The values whose calls were in progress when `nested` arrived.
+    var outerOfNested: [Int]?
+    var stack: [Int] = []
+    let combineIdentifier = CombineIdentifier()
+    init(log: Log, explorer: Explorer, subject: PassthroughSubject<Int, Never>, trigger: Int, nested: Int) {
+        self.log = log
+        self.explorer = explorer
+        self.subject = subject
+        self.trigger = trigger
+        self.nested = nested
+    }
+    func receive(subscription: any Subscription) {
+        log.subscriptions.append(subscription)
+        subscription.request(.unlimited)
+    }
+    func receive(_ input: Int) -> Subscribers.Demand {
+        if depth > 0, let owner, pthread_equal(owner, pthread_self()) == 0 {
+            log.violations.append("two threads inside the subscriber at once (value \(input))")
+        }
+        depth += 1
+        owner = pthread_self()
+        if input == nested { outerOfNested = stack }
+        stack.append(input)
+        explorer.point()
+        log.value(0, input)
+        if input == trigger { log.send(subject, nested) }
+        stack.removeLast()
+        depth -= 1
+        return .none
+    }
+    func receive(completion: Subscribers.Completion<Never>) {
+        log.completions[0] += 1
+    }
 }
 
 struct Script {
@@ -188,20 +340,102 @@ let scripts: [Script] = [
             { log.check(senders: senders) }
         )
     },
-    Script(name: "demand one at a time: a subscriber asks for 1 and returns 1 from each value") { explorer in
-        // One thread: each send finds the demand the previous delivery returned.
+    Script(name: "finite demand: a subscriber asks for .max(2), returns .max(1) from its first value only; four sends") { explorer in
+        // One thread: each send starts after the previous delivery returned, so exactly
+        // min(sent, granted + returned) = min(4, 2 + 1) = 3 values are delivered.
         let subject = PassthroughSubject<Int, Never>()
         let log = Log(subscribers: 1)
-        let senders = [[1, 2, 3]]
+        let senders = [[1, 2, 3, 4]]
         return (
             [
                 {
-                    subject.subscribe(SettingUp(log: log, explorer: explorer, index: 0, demand: .max(1), returned: .max(1)))
+                    subject.subscribe(SettingUp(log: log, explorer: explorer, index: 0, demand: .max(2), returns: [.max(1)]))
                     for value in senders[0] { log.send(subject, value) }
                     log.complete(subject)
                 },
             ],
-            { log.check(senders: senders) }
+            { log.check(senders: senders, finite: true) ?? log.checkDemandCount(sent: 4) }
+        )
+    },
+    Script(name: "a cancel racing two sends (the only reference to the conduit is the subject's)") { explorer in
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Log(subscribers: 1)
+        let subscriber = SettingUp(log: log, explorer: explorer, index: 0, keepsSubscription: false)
+        subject.subscribe(subscriber)
+        return (
+            [
+                { log.send(subject, 1); log.send(subject, 2) },
+                { subscriber.cancel() },
+            ],
+            { log.checkCancel(values: [1, 2], ordered: true) }
+        )
+    },
+    Script(name: "a cancel racing two senders (a waiter for the turn gives up)") { explorer in
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Log(subscribers: 1)
+        let subscriber = SettingUp(log: log, explorer: explorer, index: 0, keepsSubscription: false)
+        subject.subscribe(subscriber)
+        return (
+            [
+                { log.send(subject, 1) },
+                { log.send(subject, 2) },
+                { subscriber.cancel() },
+            ],
+            { log.checkCancel(values: [1, 2], ordered: false) }
+        )
+    },
+    Script(name: "a cancel racing a send to two subscribers (the sender offers from its snapshot)") { explorer in
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Log(subscribers: 2)
+        let subscriber = SettingUp(log: log, explorer: explorer, index: 0, keepsSubscription: false)
+        subject.subscribe(subscriber)
+        attachSink(subject, 1, log, explorer)
+        return (
+            [
+                { log.send(subject, 1); log.send(subject, 2) },
+                { subscriber.cancel() },
+            ],
+            { log.checkCancel(values: [1, 2], ordered: true) }
+        )
+    },
+    Script(name: "CurrentValueSubject replay: a .max(1) subscriber subscribing while another thread sends") { explorer in
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let log = Log(subscribers: 1)
+        return (
+            [
+                { subject.subscribe(SettingUp(log: log, explorer: explorer, index: 0, demand: .max(1), returned: .max(1))) },
+                { log.send(subject, 1); log.send(subject, 2) },
+            ],
+            {
+                // The first request gets the current value (at the request or later), then only
+                // values sent after it, each once, in order; never more than the demand allows.
+                if let first = log.violations.first { return first }
+                let got = log.received[0]
+                guard let first = got.first else { return "the first request got no value (the current one is owed)" }
+                let storedBefore = [1, 2].filter { log.sendEnd[$0]! < log.requestStart[0] }.max() ?? 0
+                if first < storedBefore { return "the first value was \(first), older than the current value \(storedBefore) at the request" }
+                for (a, b) in zip(got, got.dropFirst()) where b <= a { return "values repeated or out of order: \(got)" }
+                return nil
+            }
+        )
+    },
+    Script(name: "a nested send: a subscriber sends into its subject from receive(_:) while another thread sends") { explorer in
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Log(subscribers: 1)
+        let subscriber = NestedSender(log: log, explorer: explorer, subject: subject, trigger: 1, nested: 100)
+        subject.subscribe(subscriber)
+        return (
+            [
+                { log.send(subject, 1) },
+                { log.send(subject, 2) },
+            ],
+            {
+                if let first = log.violations.first { return first }
+                let got = log.received[0]
+                if got.sorted() != [1, 2, 100] { return "got \(got), not 1, 2 and 100 each once" }
+                if subscriber.outerOfNested != [1] { return "the nested value was not delivered inside the call that sent it: \(subscriber.outerOfNested ?? [])" }
+                return nil
+            }
         )
     },
     Script(name: "one sink, three senders (two waiters queue up)") { explorer in
@@ -223,7 +457,9 @@ let scripts: [Script] = [
 let limitArgument = CommandLine.arguments.dropFirst().first.flatMap { Int($0) }
 var failed = false
 let started = clock_gettime_nsec()
-for script in scripts {
+/// EXPLORER_ONLY=text runs only the scripts whose name contains it.
+let only = getenv("EXPLORER_ONLY").map { String(cString: $0) }
+for script in scripts where only.map({ script.name.contains($0) }) ?? true {
     let scriptStarted = clock_gettime_nsec()
     var prefix: [Int] = []
     var executions = 0
