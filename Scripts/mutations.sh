@@ -7,8 +7,8 @@ set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 scratch="${1:-$(mktemp -d)}"
 mkdir -p "$scratch/Sources"
-rm -rf "$scratch/Sources/RippleCore" "$scratch/Sources/CRippleSync"
-cp -R "$repo/Sources/RippleCore" "$repo/Sources/CRippleSync" "$scratch/Sources/"
+rm -rf "$scratch/Sources/RippleCore" "$scratch/Sources/CRippleSync" "$scratch/Sources/RippleTrackingTypes"
+cp -R "$repo/Sources/RippleCore" "$repo/Sources/CRippleSync" "$repo/Sources/RippleTrackingTypes" "$scratch/Sources/"
 mkdir -p "$scratch/Checkers"
 cp -R "$repo/Checkers/Package.swift" "$repo/Checkers/Sources" "$scratch/Checkers/"
 

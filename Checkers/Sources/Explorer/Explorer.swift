@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import RippleEngine
+import RippleCore
 
 /// Runs a script's threads as real threads of which exactly one runs at a time, over the engine's
 /// real lock, park and wake (through `explorerHooks`): at each scheduling point (a lock wanted, a

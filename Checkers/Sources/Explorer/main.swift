@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import RippleEngine
+import RippleCore
 
 /// What one execution of a script recorded, in the one order the explorer ran it (one thread at a
 /// time, so a plain counter orders every event). Written only by the running thread.

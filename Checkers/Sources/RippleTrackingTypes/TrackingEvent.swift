@@ -1,0 +1,1 @@
+../../../Sources/RippleTrackingTypes/TrackingEvent.swift
