@@ -119,6 +119,8 @@ func conduitScripts() -> [Script] { registryScripts() + [
             }
         )
     },
+] + insideCallScripts() + demandScripts() + currentValueScripts() + threeThreadScripts() + [
+    // Last: the longest (most of the run), so a mutation the others catch is reported sooner.
     Script(name: "one sink, three senders (two waiters queue up)") { explorer in
         let subject = PassthroughSubject<Int, Never>()
         let log = Log(subscribers: 1)
@@ -133,7 +135,7 @@ func conduitScripts() -> [Script] { registryScripts() + [
             { log.check(senders: senders) }
         )
     },
-] + insideCallScripts() + demandScripts() + currentValueScripts() + threeThreadScripts() }
+] }
 
 // MARK: The registry: two sinks on one subject (split so that each script is exhaustive)
 
