@@ -22,6 +22,9 @@ mutations=(
   "Sync/TurnRunner.swift~_ = Unmanaged.passUnretained(keeper).retain()~_ = keeper~the conduit never pins itself"
   "Subjects/SubjectCore.swift~resumed: { machine.resumed() }~resumed: { true }~a waiter handed the turn after a cancel does not give up (resumed ignores termination)"
   "Subjects/ConduitMachine.swift~self.demand += demand~self.demand += demand + demand~a request's demand counted twice"
+  "Subjects/ConduitMachine.swift~return Offer(enter(thread), unlimited: unlimited)~let entry = enter(thread); _ = turn.leave(); return Offer(entry, unlimited: unlimited)~the turn given back before the call, not after (ConduitChecker's leaveBeforeCall)"
+  "Subjects/SubjectCore.swift~let released = terminateLocked()~let released = machine.downstream.take(); _ = terminateLocked()~cancel releases the subscriber although a thread holds its turn (ConduitChecker's releaseWhileHeld)"
+  "Subjects/SubjectCore.swift~conduit.setUpLocked { subscriber.receive(subscription: conduit) }~lock.unlock(); subscriber.receive(subscription: conduit)~receive(subscription:) called outside the conduit's turn (ConduitChecker's setUpOutsideTurn)"
 )
 
 cd "$scratch/Checkers"

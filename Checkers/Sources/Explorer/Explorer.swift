@@ -19,6 +19,8 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
     private var waits: [Wait] = []
     private var running = -1
     private var lockOwners: [ObjectIdentifier: Int] = [:]
+    /// Per thread: the locks it has taken.
+    private var taken: [Int] = []
     private var woken: Set<ObjectIdentifier> = []
     /// Per turn queue: its waiters in the order they joined it, and in the order they were woken.
     private var joined: [ObjectIdentifier: [ObjectIdentifier]] = [:]
@@ -44,6 +46,7 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
     func run(_ bodies: [@Sendable () -> Void]) {
         pthread_mutex_lock(&mutex)
         waits = Array(repeating: .none, count: bodies.count)
+        taken = Array(repeating: 0, count: bodies.count)
         pthread_mutex_unlock(&mutex)
         var threads: [pthread_t] = []
         for (index, body) in bodies.enumerated() {
@@ -165,6 +168,7 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
         waitForTurnLocked(index)
         explorerCheck(lockOwners[id] == nil, "explorer: two holders")
         lockOwners[id] = index
+        taken[index] += 1
         return true
     }
 
@@ -183,6 +187,23 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
         defer { pthread_mutex_unlock(&mutex) }
         guard let index = me() else { return nil }
         return lockOwners[ObjectIdentifier(lock)] == index
+    }
+
+    /// How many locks the calling thread has taken so far (`nil` for a thread the explorer does not
+    /// run): a subscriber's `deinit` asks whether its caller took a lock since its last call returned.
+    func locksTaken() -> Int? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return me().map { taken[$0] }
+    }
+
+    /// Whether the calling thread holds any lock (`false` for a thread the explorer does not run):
+    /// a subscriber's `deinit` asks, so a release under a lock is reported.
+    func holdsAnyLock() -> Bool {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard let index = me() else { return false }
+        return lockOwners.values.contains(index)
     }
 
     func created(_ waiter: AnyObject, queue: AnyObject) {

@@ -20,8 +20,8 @@
 /// | completion | ``enterForCompletion(thread:)`` → [wait → `resumed()`] → ``terminate()`` → call → ``leave()`` |
 /// | cancel | ``terminate()`` |
 ///
-/// `Tests/RippleTests/Subjects/ConduitCheckerTests.swift` runs these transitions, sequenced as the
-/// conduit sequences them, through every interleaving of small scripts on two and three threads.
+/// The explorer (`Checkers/`, `Documentation/Engine.md`) runs the real conduit, and so these
+/// transitions, through every schedule of small scripts on two and three threads.
 @usableFromInline
 struct ConduitMachine<Output, Failure: Error>: ~Copyable {
     /// What the subscriber has asked for and not yet been sent.
