@@ -12,7 +12,8 @@ cp -R "$repo/Sources/RippleCore" "$repo/Sources/CRippleSync" "$repo/Sources/Ripp
 mkdir -p "$scratch/Checkers"
 cp -R "$repo/Checkers/Package.swift" "$repo/Checkers/Sources" "$scratch/Checkers/"
 
-# file ~ the line as shipped ~ the line planted ~ its name  (each must occur exactly once in its file)
+# file ~ the line as shipped ~ the line planted ~ its name [~ EXPLORER_ONLY: only the scripts whose name contains it]
+# (each shipped line must occur exactly once in its file)
 mutations=(
   "Sync/TurnStorage.swift~if case .handOff(let next) = exit { next.wake() }~if case .handOff(let next) = exit { _ = next }~the leave does not wake the next waiter"
   "Sync/FIFO.swift~let element = storage[head]~let element = storage.removeLast(); if head == storage.count { storage.removeAll(keepingCapacity: true); head = 0 }; return element~waiters handed the turn last-in-first-out"
@@ -25,6 +26,13 @@ mutations=(
   "Subjects/ConduitMachine.swift~return Offer(enter(thread), unlimited: unlimited)~let entry = enter(thread); _ = turn.leave(); return Offer(entry, unlimited: unlimited)~the turn given back before the call, not after (ConduitChecker's leaveBeforeCall)"
   "Subjects/SubjectCore.swift~let released = terminateLocked()~let released = machine.downstream.take(); _ = terminateLocked()~cancel releases the subscriber although a thread holds its turn (ConduitChecker's releaseWhileHeld)"
   "Subjects/SubjectCore.swift~conduit.setUpLocked { subscriber.receive(subscription: conduit) }~lock.unlock(); subscriber.receive(subscription: conduit)~receive(subscription:) called outside the conduit's turn (ConduitChecker's setUpOutsideTurn)"
+  "ObservableObject/PublishedBox.swift~let oldCurrent = store.resetsProjection ? projection?._withUnsafeGuaranteedRef { \$0.exchangeCurrent(with: newValue) } : nil~let oldCurrent: Value? = nil~PublishedBox skips exchangeCurrent~@Published"
+  "ObservableObject/PublishedWriteMachine.swift~let exit = turn.leave()~let exit = DeliveryTurn.Exit.idle~a published write never leaves the turn~@Published"
+  "ObservableObject/PublishedWriteMachine.swift~return ordered ? .startOver : .store(.idle)~return .store(.idle)~a write begun without \$property never starts over (stores though \$property was made meanwhile)~@Published"
+  "ObservableObject/PublishedState.swift~resetsProjection = callouts.projection != nil~resetsProjection = false~a write over a nested one leaves \$property's current value at the nested write's~@Published"
+  "ObservableObject/PublishedBox.swift~observation.leaveLocked(TurnLeave(exit: store.exit,~observation.leaveLocked(TurnLeave(exit: .idle,~a published write gives the turn back without a wake~@Published"
+  "ObservableObject/PublishedState.swift~writes.begin(thread: thread, ordered: projection != nil, name: name())~writes.begin(thread: thread, ordered: false, name: name())~published writes take no turn~@Published"
+  "ObservableObject/PublishedBox.swift~guard case .entered = observation.enterLocked(.wait(waiter)) else {~guard case .entered = observation.enterLocked(.call(nested: false)) else {~a published writer that finds the turn held writes without waiting for it~@Published"
 )
 
 cd "$scratch/Checkers"
@@ -34,7 +42,7 @@ survivors=0
 echo "| mutation | caught? | executions | seconds |"
 echo "|---|---|---|---|"
 for entry in "${mutations[@]}"; do
-  IFS='~' read -r file shipped planted name <<< "$entry"
+  IFS='~' read -r file shipped planted name only <<< "$entry"
   path="$scratch/Sources/RippleCore/$file"
   cp "$path" "$path.orig"
   SHIPPED="$shipped" PLANTED="$planted" python3 - "$path" <<'PY'
@@ -46,7 +54,7 @@ open(p, "w").write(s.replace(old, new))
 PY
   start=$SECONDS
   if ! swift build -q 2>&1 | grep -E "error:" > /dev/null; then
-    output="$(timeout 600 .build/debug/Explorer 2>&1)"; status=$?
+    output="$(env ${only:+EXPLORER_ONLY="$only"} timeout 600 .build/debug/Explorer 2>&1)"; status=$?
     seconds=$((SECONDS - start))
     if [ $status -eq 0 ]; then
       executions=$(echo "$output" | grep -oE '[0-9]+ executions' | awk '{s+=$1} END {print s}')
