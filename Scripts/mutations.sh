@@ -22,6 +22,15 @@ mutations=(
   "Sync/TurnRunner.swift~_ = Unmanaged.passUnretained(keeper).retain()~_ = keeper~the conduit never pins itself"
   "Subjects/SubjectCore.swift~resumed: { machine.resumed() }~resumed: { true }~a waiter handed the turn after a cancel does not give up (resumed ignores termination)"
   "Subjects/ConduitMachine.swift~self.demand += demand~self.demand += demand + demand~a request's demand counted twice"
+  "Tracking/ObserveLoop.swift~guard status == .scheduled else { return false }~guard status == .scheduled || status == .cancelled else { return false }~ObserveMachine.admit ignores cancellation"
+  "Tracking/ObserveLoop.swift~if dirty {~if false {~ObserveMachine.runEnded drops dirty (a change during a run is lost)"
+  "Tracking/ObserveLoop.swift~guard status != .cancelled else { return .cancelled }~_ = status~ObserveMachine.install ignores cancellation"
+  "Tracking/ObserveLoop.swift~awaitTurnLocked(name: \"observe\")~lock.unlock()~ObserveLoop.cancel does not wait for the run's turn"
+  "Tracking/ObserveLoop.swift~leaveTurnLocked()  // hands the turn to a cancel waiting for this run~_ = turn.leave(); lock.unlock()~an observe run leaves its turn without waking the waiting cancel"
+  "Tracking/ObserveLoop.swift~guard waitingForARun else { return }~_ = waitingForARun~TrackedPublisher's cancel (waitingForARun: false) waits for the run"
+  "Tracking/TrackerState.swift~let current = self.version == version~let current = true~TrackerState.arm without the stale-read check"
+  "Tracking/AccessList.swift~accesses[position].version = newVersion~_ = newVersion~a tracking scope does not absorb the body's own write"
+  "Tracking/AccessList.swift~if accesses[position].version \&+ 1 == newVersion {~if true {~a tracking scope absorbs another thread's write as the body's own"
 )
 
 cd "$scratch/Checkers"
