@@ -229,8 +229,7 @@ func observeScript(_ threads: [[ObserveStep]], body: ObserveBody, executor: Obse
         let jobs = executor == .serialThread ? SerialJobs(explorer: explorer, producers: threads.count) : nil
         let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
         if let jobs { enqueue = { jobs.enqueue($0) } } else { enqueue = { $0() } }
-        /// The index of the thread running (one at a time: set by each script thread as it starts
-        /// and after each step that may have switched threads is meaningless, so it is looked up).
+        // Which script thread runs a body: each registers itself as it starts.
         let indices = ThreadIndices()
         let loop = ObserveLoop<Int>(
             enqueue: enqueue,
