@@ -33,6 +33,15 @@ mutations=(
   "ObservableObject/PublishedBox.swift~observation.leaveLocked(TurnLeave(exit: store.exit,~observation.leaveLocked(TurnLeave(exit: .idle,~a published write gives the turn back without a wake~@Published"
   "ObservableObject/PublishedState.swift~writes.begin(thread: thread, ordered: projection != nil, name: name())~writes.begin(thread: thread, ordered: false, name: name())~published writes take no turn~@Published"
   "ObservableObject/PublishedBox.swift~guard case .entered = observation.enterLocked(.wait(waiter)) else {~guard case .entered = observation.enterLocked(.call(nested: false)) else {~a published writer that finds the turn held writes without waiting for it~@Published"
+  "Tracking/ObserveLoop.swift~guard status == .scheduled else { return false }~guard status == .scheduled || status == .cancelled else { return false }~ObserveMachine.admit ignores cancellation~observe, "
+  "Tracking/ObserveLoop.swift~if dirty {~if false {~ObserveMachine.runEnded drops dirty (a change during a run is lost)~observe, "
+  "Tracking/ObserveLoop.swift~guard status != .cancelled else { return .cancelled }~_ = status~ObserveMachine.install ignores cancellation~observe, "
+  "Tracking/ObserveLoop.swift~awaitTurnLocked(name: \"observe\")~lock.unlock()~ObserveLoop.cancel does not wait for the run's turn~observe, "
+  "Tracking/ObserveLoop.swift~leaveTurnLocked()  // hands the turn to a cancel waiting for this run~_ = turn.leave(); lock.unlock()~an observe run leaves its turn without waking the waiting cancel~observe, "
+  "Tracking/ObserveLoop.swift~guard waitingForARun else { return }~_ = waitingForARun~TrackedPublisher's cancel (waitingForARun: false) waits for the run~observe, "
+  "Tracking/TrackerState.swift~let current = self.version == version~let current = true~TrackerState.arm without the stale-read check~observe, "
+  "Tracking/AccessList.swift~accesses[position].version = newVersion~_ = newVersion~a tracking scope does not absorb the body's own write~observe, "
+  "Tracking/AccessList.swift~if accesses[position].version \&+ 1 == newVersion {~if true {~a tracking scope absorbs another thread's write as the body's own~observe, "
 )
 
 cd "$scratch/Checkers"

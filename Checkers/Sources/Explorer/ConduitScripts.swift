@@ -120,8 +120,8 @@ func conduitScripts() -> [Script] { registryScripts() + [
         )
     },
 ] + insideCallScripts() + demandScripts() + currentValueScripts() + threeThreadScripts() + [
-    // Last: the longest (most of the run), so a mutation the others catch is reported sooner.
-    Script(name: "one sink, three senders (two waiters queue up)") { explorer in
+    // The longest (most of the run): `runsLast`, after every other file's scripts too.
+    Script(name: "one sink, three senders (two waiters queue up)", runsLast: true) { explorer in
         let subject = PassthroughSubject<Int, Never>()
         let log = Log(subscribers: 1)
         attachSink(subject, 0, log, explorer)

@@ -32,6 +32,8 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
     private let prefix: [Int]
     private(set) var trace: [(choice: Int, options: Int)] = []
     private(set) var stuck: String?
+    /// Threads that start parked on a waiter (by index): not runnable until it is woken.
+    private var startsParked: [Int: AnyObject] = [:]
 
     init(prefix: [Int]) {
         self.prefix = prefix
@@ -47,6 +49,7 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         waits = Array(repeating: .none, count: bodies.count)
         taken = Array(repeating: 0, count: bodies.count)
+        for (index, waiter) in startsParked { waits[index] = .park(ObjectIdentifier(waiter)) }
         pthread_mutex_unlock(&mutex)
         var threads: [pthread_t] = []
         for (index, body) in bodies.enumerated() {
@@ -142,6 +145,16 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
     private func waitForTurnLocked(_ index: Int) {
         while running != index { pthread_cond_wait(&condition, &mutex) }
         waits[index] = .none
+    }
+
+    /// Makes thread `index` of the next `run` start parked on `waiter`: its body begins once
+    /// `waiter` is woken (a script's idle executor thread, which has nothing to do until then).
+    /// Call before `run`, from the script's setup.
+    func startParked(_ index: Int, on waiter: AnyObject) {
+        pthread_mutex_lock(&mutex)
+        keep.append(waiter)
+        startsParked[index] = waiter
+        pthread_mutex_unlock(&mutex)
     }
 
     /// A scheduling point in user code (a script's subscriber).

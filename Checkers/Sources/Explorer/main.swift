@@ -302,12 +302,17 @@ struct Script {
     let name: String
     /// At most this many executions (`nil`: all of them); the first command-line argument replaces it.
     var limit: Int? = nil
+    /// Runs after every other script (the longest), so a mutation another catches is reported sooner.
+    var runsLast = false
     /// Sets up (on the main thread, before the threads start) and returns the threads and the check.
     let make: (Explorer) -> (threads: [@Sendable () -> Void], check: () -> String?)
 }
 
 /// Every script, in the order they run.
-let scripts: [Script] = conduitScripts() + publishedScripts()
+let scripts: [Script] = {
+    let all = conduitScripts() + publishedScripts() + observeScripts()
+    return all.filter { !$0.runsLast } + all.filter(\.runsLast)
+}()
 
 let limitArgument = CommandLine.arguments.dropFirst().first.flatMap { Int($0) }
 var failed = false
