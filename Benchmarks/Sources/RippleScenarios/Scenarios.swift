@@ -167,6 +167,44 @@ public enum Suite {
                 }
             }
         }
+        // MARK: receive(on:) and receive(subscriber:)
+        // On ImmediateScheduler, which runs each block inline: the rows measure the operator (its
+        // flight count and delivery turn), not a queue. The closures differ from the rows above on
+        // purpose (identical closures are merged by the compiler, which changes those rows' counts).
+        add("receive(on: ImmediateScheduler): send → sink") {
+            let counter = Sink()
+            let subject = PassthroughSubject<Int, Never>()
+            let token = subject.receive(on: ImmediateScheduler.shared).sink { counter.total &+= $0 &* 13 }
+            return .loop { n in
+                withExtendedLifetime(token) {
+                    for i in 0..<n { subject.send(i) }
+                }
+            }
+        }
+        add("receive(on: ImmediateScheduler): subscribe+cancel") {
+            let counter = Sink()
+            let subject = PassthroughSubject<Int, Never>()
+            return .loop { n in
+                for _ in 0..<n {
+                    let token = subject.receive(on: ImmediateScheduler.shared).sink { counter.total &+= $0 &* 17 }
+                    token.cancel()
+                }
+            }
+        }
+        add("Subscribers.Sink subscribe+cancel (receive(subscriber:))") {
+            // `sink` on a subject attaches to the conduit without `receive(subscriber:)`; an explicit
+            // Subscribers.Sink goes through it (and its receive(subscription:)).
+            let counter = Sink()
+            let subject = PassthroughSubject<Int, Never>()
+            return .loop { n in
+                for _ in 0..<n {
+                    let sink = Subscribers.Sink<Int, Never>(
+                        receiveCompletion: { _ in }, receiveValue: { counter.total &+= $0 &* 19 })
+                    subject.subscribe(sink)
+                    sink.cancel()
+                }
+            }
+        }
         add("heap per live sink") {
             .heap { n in
                 let counter = Sink()

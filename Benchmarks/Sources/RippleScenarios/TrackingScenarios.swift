@@ -81,6 +81,26 @@ public enum TrackingSuite {
                     }
                 }
             },
+            Scenario("track: a write calls onChange, 1 prop (per write)", library: "Ripple") {
+                let counter = Sink()
+                let model = Model()
+                let token = track({ _ = model.value }) { _ in counter.total &+= 3 }
+                return .loop { n in
+                    withExtendedLifetime(token) {
+                        for i in 0..<n { model.value = i }
+                    }
+                }
+            },
+            Scenario("track + cancel, 1 prop", library: "Ripple") {
+                let counter = Sink()
+                let model = Model()
+                return .loop { n in
+                    for _ in 0..<n {
+                        let token = track({ counter.total &+= model.value }) { _ in counter.total &+= 5 }
+                        token.cancel()
+                    }
+                }
+            },
             Scenario("observe {} re-run, 1 prop", library: "Ripple") {
                 let counter = Sink()
                 let model = Model()
