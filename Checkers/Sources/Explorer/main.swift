@@ -307,7 +307,7 @@ struct Script {
 }
 
 /// Every script, in the order they run.
-let scripts: [Script] = conduitScripts()
+let scripts: [Script] = conduitScripts() + atomicScripts()
 
 let limitArgument = CommandLine.arguments.dropFirst().first.flatMap { Int($0) }
 var failed = false
