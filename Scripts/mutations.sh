@@ -25,7 +25,6 @@ mutations=(
   # Atomics outside locks (Checkers/Sources/Explorer/AtomicScripts.swift: the explorer's atomics mode)
   "Sync/Lock.swift~if seen != 0, seen & Self.waitersBit == 0,~if seen != 0,~the unlock's fast path ignores the waiters bit (no wake, no hand-over)"
   "Sync/Lock.swift~        wakeOneOnWord(word)~        _ = 0~the plain-futex unlock frees the word but skips the futex wake"
-  "Sync/Lock.swift~desired: me | Self.waitersBit~desired: me~a plain-futex lock taken in the slow path drops the waiters bit (a third thread's wake is lost)"
   "Sync/Lock.swift~switch withAddress(of: word, { unlockPI(\$0) }) {~switch FutexLockResult.refused {~the unlock frees a priority-inheriting word with a store and FUTEX_WAKE, not FUTEX_UNLOCK_PI"
   "Sync/TurnWaiter.swift~if signal.exchange(1, ordering: .releasing) == 2 {~let seen = signal.load(ordering: .acquiring); signal.store(1, ordering: .releasing); if seen == 2 {~the hand-over loads the waiter's signal, then stores it (not one exchange)"
   "Sync/TurnWaiter.swift~guard signal.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged else {~guard signal.load(ordering: .acquiring) == 0 else { return }; signal.store(2, ordering: .relaxed); if false {~the waiter announces its sleep with a load, then a store (not a compare-and-swap)"
