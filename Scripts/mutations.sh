@@ -13,6 +13,7 @@ mkdir -p "$scratch/Checkers"
 cp -R "$repo/Checkers/Package.swift" "$repo/Checkers/Sources" "$scratch/Checkers/"
 
 # file ~ the line as shipped ~ the line planted ~ its name  (each must occur exactly once in its file)
+#   [~ scripts: run only the explorer scripts whose name contains this (EXPLORER_ONLY); default all]
 mutations=(
   "Sync/TurnStorage.swift~if case .handOff(let next) = exit { next.wake() }~if case .handOff(let next) = exit { _ = next }~the leave does not wake the next waiter"
   "Sync/FIFO.swift~let element = storage[head]~let element = storage.removeLast(); if head == storage.count { storage.removeAll(keepingCapacity: true); head = 0 }; return element~waiters handed the turn last-in-first-out"
@@ -22,17 +23,17 @@ mutations=(
   "Sync/TurnRunner.swift~_ = Unmanaged.passUnretained(keeper).retain()~_ = keeper~the conduit never pins itself"
   "Subjects/SubjectCore.swift~resumed: { machine.resumed() }~resumed: { true }~a waiter handed the turn after a cancel does not give up (resumed ignores termination)"
   "Subjects/ConduitMachine.swift~self.demand += demand~self.demand += demand + demand~a request's demand counted twice"
-  # Atomics outside locks (Checkers/Sources/Explorer/AtomicScripts.swift: the explorer's atomics mode)
-  "Sync/Lock.swift~if seen != 0, seen & Self.waitersBit == 0,~if seen != 0,~the unlock's fast path ignores the waiters bit (no wake, no hand-over)"
-  "Sync/Lock.swift~        wakeOneOnWord(word)~        _ = 0~the plain-futex unlock frees the word but skips the futex wake"
-  "Sync/Lock.swift~switch withAddress(of: word, { unlockPI(\$0) }) {~switch FutexLockResult.refused {~the unlock frees a priority-inheriting word with a store and FUTEX_WAKE, not FUTEX_UNLOCK_PI"
-  "Sync/TurnWaiter.swift~if signal.exchange(1, ordering: .releasing) == 2 {~let seen = signal.load(ordering: .acquiring); signal.store(1, ordering: .releasing); if seen == 2 {~the hand-over loads the waiter's signal, then stores it (not one exchange)"
-  "Sync/TurnWaiter.swift~guard signal.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged else {~guard signal.load(ordering: .acquiring) == 0 else { return }; signal.store(2, ordering: .relaxed); if false {~the waiter announces its sleep with a load, then a store (not a compare-and-swap)"
-  "Sync/TurnWaiter.swift~if holder == 0 || holder == waiter { return nil }~if holder == 0 { return nil }~the deadlock check takes a turn already handed to the waiter for a cycle"
-  "Core/AnyCancellable.swift~guard !fired.exchange(true, ordering: .acquiringAndReleasing) else { return }~fired.store(true, ordering: .releasing)~AnyCancellable claims fired with a load, then a store"
-  "Tracking/PropertyTracker.swift~guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }  // the first to fire wins~guard !finished.load(ordering: .acquiring) else { return }; finished.store(true, ordering: .releasing)~a one-shot observer's fire claims finished with a load, then a store"
-  "ObservableObject/ObservableLayout.swift~if let layout = existing?.find(key) { return layout }~_ = existing?.find(key)~the layout cache's writer skips its second look under the lock (two tables for one class)"
-  "ObservableObject/ObservableLayout.swift~var entries = existing?.entries ?? []~var entries: [(UInt, ObservableLayout)] = []~a new layout table leaves out the entries of the one it replaces"
+  # Atomics outside locks (Checkers/Sources/Explorer/AtomicScripts.swift: the explorer's atomics mode; only its scripts run)
+  "Sync/Lock.swift~if seen != 0, seen & Self.waitersBit == 0,~if seen != 0,~the unlock's fast path ignores the waiters bit (no wake, no hand-over)~atomics:"
+  "Sync/Lock.swift~        wakeOneOnWord(word)~        _ = 0~the plain-futex unlock frees the word but skips the futex wake~atomics:"
+  "Sync/Lock.swift~switch withAddress(of: word, { unlockPI(\$0) }) {~switch FutexLockResult.refused {~the unlock frees a priority-inheriting word with a store and FUTEX_WAKE, not FUTEX_UNLOCK_PI~atomics:"
+  "Sync/TurnWaiter.swift~if signal.exchange(1, ordering: .releasing) == 2 {~let seen = signal.load(ordering: .acquiring); signal.store(1, ordering: .releasing); if seen == 2 {~the hand-over loads the waiter's signal, then stores it (not one exchange)~atomics:"
+  "Sync/TurnWaiter.swift~guard signal.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged else {~guard signal.load(ordering: .acquiring) == 0 else { return }; signal.store(2, ordering: .relaxed); if false {~the waiter announces its sleep with a load, then a store (not a compare-and-swap)~atomics:"
+  "Sync/TurnWaiter.swift~if holder == 0 || holder == waiter { return nil }~if holder == 0 { return nil }~the deadlock check takes a turn already handed to the waiter for a cycle~atomics:"
+  "Core/AnyCancellable.swift~guard !fired.exchange(true, ordering: .acquiringAndReleasing) else { return }~fired.store(true, ordering: .releasing)~AnyCancellable claims fired with a load, then a store~atomics:"
+  "Tracking/PropertyTracker.swift~guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }  // the first to fire wins~guard !finished.load(ordering: .acquiring) else { return }; finished.store(true, ordering: .releasing)~a one-shot observer's fire claims finished with a load, then a store~atomics:"
+  "ObservableObject/ObservableLayout.swift~if let layout = existing?.find(key) { return layout }~_ = existing?.find(key)~the layout cache's writer skips its second look under the lock (two tables for one class)~atomics:"
+  "ObservableObject/ObservableLayout.swift~var entries = existing?.entries ?? []~var entries: [(UInt, ObservableLayout)] = []~a new layout table leaves out the entries of the one it replaces~atomics:"
 )
 
 cd "$scratch/Checkers"
@@ -42,7 +43,8 @@ survivors=0
 echo "| mutation | caught? | executions | seconds |"
 echo "|---|---|---|---|"
 for entry in "${mutations[@]}"; do
-  IFS='~' read -r file shipped planted name <<< "$entry"
+  IFS='~' read -r file shipped planted name only <<< "$entry"
+  if [ -n "$only" ]; then export EXPLORER_ONLY="$only"; else unset EXPLORER_ONLY; fi
   path="$scratch/Sources/RippleCore/$file"
   cp "$path" "$path.orig"
   SHIPPED="$shipped" PLANTED="$planted" python3 - "$path" <<'PY'
