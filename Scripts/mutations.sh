@@ -42,6 +42,17 @@ mutations=(
   "Tracking/TrackerState.swift~let current = self.version == version~let current = true~TrackerState.arm without the stale-read check~observe, "
   "Tracking/AccessList.swift~accesses[position].version = newVersion~_ = newVersion~a tracking scope does not absorb the body's own write~observe, "
   "Tracking/AccessList.swift~if accesses[position].version \&+ 1 == newVersion {~if true {~a tracking scope absorbs another thread's write as the body's own~observe, "
+  # Atomics outside locks (Checkers/Sources/Explorer/AtomicScripts.swift: the explorer's atomics mode; only its scripts run)
+  "Sync/Lock.swift~if seen != 0, seen & Self.waitersBit == 0,~if seen != 0,~the unlock's fast path ignores the waiters bit (no wake, no hand-over)~atomics:"
+  "Sync/Lock.swift~        wakeOneOnWord(word)~        _ = 0~the plain-futex unlock frees the word but skips the futex wake~atomics:"
+  "Sync/Lock.swift~switch withAddress(of: word, { unlockPI(\$0) }) {~switch FutexLockResult.refused {~the unlock frees a priority-inheriting word with a store and FUTEX_WAKE, not FUTEX_UNLOCK_PI~atomics:"
+  "Sync/TurnWaiter.swift~if signal.exchange(1, ordering: .releasing) == 2 {~let seen = signal.load(ordering: .acquiring); signal.store(1, ordering: .releasing); if seen == 2 {~the hand-over loads the waiter's signal, then stores it (not one exchange)~atomics:"
+  "Sync/TurnWaiter.swift~guard signal.compareExchange(expected: 0, desired: 2, ordering: .acquiring).exchanged else {~guard signal.load(ordering: .acquiring) == 0 else { return }; signal.store(2, ordering: .relaxed); if false {~the waiter announces its sleep with a load, then a store (not a compare-and-swap)~atomics:"
+  "Sync/TurnWaiter.swift~if holder == 0 || holder == waiter { return nil }~if holder == 0 { return nil }~the deadlock check takes a turn already handed to the waiter for a cycle~atomics:"
+  "Core/AnyCancellable.swift~guard !fired.exchange(true, ordering: .acquiringAndReleasing) else { return }~fired.store(true, ordering: .releasing)~AnyCancellable claims fired with a load, then a store~atomics:"
+  "Tracking/PropertyTracker.swift~guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }  // the first to fire wins~guard !finished.load(ordering: .acquiring) else { return }; finished.store(true, ordering: .releasing)~a one-shot observer's fire claims finished with a load, then a store~atomics:"
+  "ObservableObject/ObservableLayout.swift~if let layout = existing?.find(key) { return layout }~_ = existing?.find(key)~the layout cache's writer skips its second look under the lock (two tables for one class)~atomics:"
+  "ObservableObject/ObservableLayout.swift~var entries = existing?.entries ?? []~var entries: [(UInt, ObservableLayout)] = []~a new layout table leaves out the entries of the one it replaces~atomics:"
 )
 
 cd "$scratch/Checkers"

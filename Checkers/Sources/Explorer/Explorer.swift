@@ -12,28 +12,35 @@ import RippleCore
 final class Explorer: ExplorerHooks, @unchecked Sendable {
     enum Wait { case none, lock(ObjectIdentifier), park(ObjectIdentifier), finished }
 
-    private var mutex = pthread_mutex_t()
+    var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
     /// pthread_self → index. Guarded by `mutex`, as is everything below.
     private var indices: [UInt: Int] = [:]
-    private var waits: [Wait] = []
-    private var running = -1
+    var waits: [Wait] = []
+    var running = -1
     private var lockOwners: [ObjectIdentifier: Int] = [:]
     /// Per thread: the locks it has taken.
-    private var taken: [Int] = []
-    private var woken: Set<ObjectIdentifier> = []
+    var taken: [Int] = []
+    var woken: Set<ObjectIdentifier> = []
     /// Per turn queue: its waiters in the order they joined it, and in the order they were woken.
     private var joined: [ObjectIdentifier: [ObjectIdentifier]] = [:]
     private var handed: [ObjectIdentifier: [ObjectIdentifier]] = [:]
     private var queueOf: [ObjectIdentifier: ObjectIdentifier] = [:]
     /// Kept alive so identities are not reused within an execution.
-    private var keep: [AnyObject] = []
+    var keep: [AnyObject] = []
     /// The schedule: choices to replay, and the choices made (index, options).
-    private let prefix: [Int]
-    private(set) var trace: [(choice: Int, options: Int)] = []
-    private(set) var stuck: String?
+    let prefix: [Int]
+    var trace: [(choice: Int, options: Int)] = []
+    var stuck: String?
     /// Threads that start parked on a waiter (by index): not runnable until it is woken.
-    private var startsParked: [Int: AnyObject] = [:]
+    var startsParked: [Int: AnyObject] = [:]
+    /// The atomics mode (AtomicExplorer.swift): the real lock and waiter run, every atomic operation
+    /// is a scheduling point, futex calls go to `kernel`. Set by a script's `make`.
+    var atomics = false
+    /// In the atomics mode: whether `Lock` runs its real code (else the explorer's lock stands in,
+    /// for scripts about other protocols: the lock has scripts of its own).
+    var realLocks = true
+    var kernel = KernelModel()
 
     init(prefix: [Int]) {
         self.prefix = prefix
@@ -103,7 +110,7 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
         pthread_mutex_unlock(&mutex)
     }
 
-    private func me() -> Int? { indices[UInt(pthread_self())] }
+    func me() -> Int? { indices[UInt(pthread_self())] }
 
     private func runnableLocked(_ index: Int) -> Bool {
         switch waits[index] {
@@ -115,7 +122,7 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
     }
 
     /// Picks the next thread to run (the schedule's choice among the runnable ones).
-    private func scheduleLocked() {
+    func scheduleLocked() {
         let runnable = waits.indices.filter(runnableLocked)
         guard !runnable.isEmpty else {
             if !waits.allSatisfy({ if case .finished = $0 { true } else { false } }) {
@@ -132,17 +139,21 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
             pthread_cond_broadcast(&condition)
             return
         }
+        // The atomics mode leaves out threads whose next step commutes with one explored already
+        // (AtomicExplorer.swift, sleep sets).
+        let candidates = atomics ? awakeLocked(runnable) : runnable
         var choice = 0
-        if runnable.count > 1 {
+        if candidates.count > 1 {
             let position = trace.count
-            choice = position < prefix.count ? min(prefix[position], runnable.count - 1) : 0
-            trace.append((choice, runnable.count))
+            choice = position < prefix.count ? min(prefix[position], candidates.count - 1) : 0
+            trace.append((choice, candidates.count))
         }
-        running = runnable[choice]
+        running = candidates[choice]
+        if atomics { chosenLocked(candidates, choice) }
         pthread_cond_broadcast(&condition)
     }
 
-    private func waitForTurnLocked(_ index: Int) {
+    func waitForTurnLocked(_ index: Int) {
         while running != index { pthread_cond_wait(&condition, &mutex) }
         waits[index] = .none
     }
@@ -172,7 +183,7 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
     func lock(_ lock: ExplorerLockIdentity) -> Bool {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        guard let index = me() else { return false }
+        guard !(atomics && realLocks), let index = me() else { return false }
         let id = ObjectIdentifier(lock)
         keep.append(lock)
         explorerCheck(lockOwners[id] != index, "explorer: a thread took a lock it holds")
@@ -188,7 +199,7 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
     func unlock(_ lock: ExplorerLockIdentity) -> Bool {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        guard let index = me() else { return false }
+        guard !(atomics && realLocks), let index = me() else { return false }
         let id = ObjectIdentifier(lock)
         explorerCheck(lockOwners[id] == index, "explorer: a lock released by a thread that does not hold it")
         lockOwners[id] = nil
@@ -198,7 +209,7 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
     func holds(_ lock: ExplorerLockIdentity) -> Bool? {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        guard let index = me() else { return nil }
+        guard !(atomics && realLocks), let index = me() else { return nil }
         return lockOwners[ObjectIdentifier(lock)] == index
     }
 
@@ -222,7 +233,7 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
     func created(_ waiter: AnyObject, queue: AnyObject) {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        guard me() != nil else { return }
+        guard !atomics, me() != nil else { return }
         keep.append(waiter)
         keep.append(queue)
         joined[ObjectIdentifier(queue), default: []].append(ObjectIdentifier(waiter))
@@ -232,7 +243,7 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
     func park(_ waiter: AnyObject) -> Bool {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        guard let index = me() else { return false }
+        guard !atomics, let index = me() else { return false }
         waits[index] = .park(ObjectIdentifier(waiter))
         scheduleLocked()
         waitForTurnLocked(index)
@@ -242,7 +253,7 @@ final class Explorer: ExplorerHooks, @unchecked Sendable {
     func wake(_ waiter: AnyObject) -> Bool {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        guard me() != nil else { return false }
+        guard !atomics, me() != nil else { return false }
         let id = ObjectIdentifier(waiter)
         explorerCheck(!woken.contains(id), "explorer: a waiter woken twice")
         woken.insert(id)

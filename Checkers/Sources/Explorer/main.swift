@@ -310,7 +310,7 @@ struct Script {
 
 /// Every script, in the order they run.
 let scripts: [Script] = {
-    let all = conduitScripts() + publishedScripts() + observeScripts()
+    let all = conduitScripts() + publishedScripts() + observeScripts() + atomicScripts()
     return all.filter { !$0.runsLast } + all.filter(\.runsLast)
 }()
 

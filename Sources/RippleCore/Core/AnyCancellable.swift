@@ -82,6 +82,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
             return
         }
         guard !fired.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        #if RIPPLE_EXPLORER
+        explorerHooks?.claimed(ObjectIdentifier(self), "AnyCancellable.fired")
+        #endif
         // Moved out, not copied: no retain and release of what it holds.
         var action = Action.nothing
         swap(&action, &self.action)

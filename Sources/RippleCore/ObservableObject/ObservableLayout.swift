@@ -211,6 +211,27 @@ enum LayoutCache {
             return layout
         }
     }
+
+    #if RIPPLE_EXPLORER
+    /// Empties the cache (the explorer, between executions: no reader is left).
+    static func forgetEverything() {
+        writer.withLock { retired in
+            current.store(nil, ordering: .relaxed)
+            retired.removeAll()
+        }
+    }
+
+    /// The layout of `object`'s class if the current table has it (no insertion).
+    static func cached(_ object: AnyObject) -> ObservableLayout? {
+        let key = UInt(bitPattern: ObjectIdentifier(type(of: object)))
+        return current.load(ordering: .acquiring)?.takeUnretainedValue().find(key)
+    }
+
+    /// How many tables were published since the cache was last emptied.
+    static var tablesPublished: Int {
+        writer.withLock { $0.count }
+    }
+    #endif
 }
 
 /// The synthesized `objectWillChange` of `object`: the same publisher on every access.

@@ -7,11 +7,13 @@
 //   Linux, so this path is compiled and tested there): the compiler's `__atomic` builtins through
 //   static inline C functions (`CRippleSync`), on a word allocated separately, so its address stays
 //   the same however the owner is moved or borrowed.
+// - The explorer's build (`RIPPLE_EXPLORER`, Checkers/): the second one, each operation first a
+//   scheduling point of the explorer's atomics mode (`explorerHooks?.atomicOperation`).
 //
 // Call sites read the same either way: `cell.load(ordering: .acquiring)`,
 // `cell.compareExchange(expected:desired:ordering:)`, `cell.add(1, ordering: .relaxed)`.
 
-#if canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS
+#if canImport(Darwin) || RIPPLE_PORTABLE_ATOMICS || RIPPLE_EXPLORER
 internal import CRippleSync
 
 /// An atomic value on a separately allocated word (see the top of this file for when this one is used).
@@ -37,19 +39,28 @@ struct AtomicCell<Value: AtomicCellValue>: ~Copyable, @unchecked Sendable {
     /// The current value.
     @usableFromInline
     func load(ordering: AtomicCellLoadOrdering) -> Value {
-        Value.decodeAtomic(Value.Word.atomicLoad(address, ordering.rawValue))
+        #if RIPPLE_EXPLORER
+        explorerHooks?.atomicOperation(address, writes: false)
+        #endif
+        return Value.decodeAtomic(Value.Word.atomicLoad(address, ordering.rawValue))
     }
 
     /// Replaces the value.
     @usableFromInline
     func store(_ desired: consuming Value, ordering: AtomicCellStoreOrdering) {
+        #if RIPPLE_EXPLORER
+        explorerHooks?.atomicOperation(address, writes: true)
+        #endif
         Value.Word.atomicStore(address, Value.encodeAtomic(desired), ordering.rawValue)
     }
 
     /// Replaces the value and returns the one it replaced.
     @usableFromInline
     func exchange(_ desired: consuming Value, ordering: AtomicCellUpdateOrdering) -> Value {
-        Value.decodeAtomic(Value.Word.atomicExchange(address, Value.encodeAtomic(desired), ordering.rawValue))
+        #if RIPPLE_EXPLORER
+        explorerHooks?.atomicOperation(address, writes: true)
+        #endif
+        return Value.decodeAtomic(Value.Word.atomicExchange(address, Value.encodeAtomic(desired), ordering.rawValue))
     }
 
     /// Stores `desired` if the value is `expected`; returns whether it did and the value found.
@@ -69,6 +80,9 @@ struct AtomicCell<Value: AtomicCellValue>: ~Copyable, @unchecked Sendable {
         expected: consuming Value, desired: consuming Value, successOrdering: AtomicCellUpdateOrdering,
         failureOrdering: AtomicCellLoadOrdering
     ) -> (exchanged: Bool, original: Value) {
+        #if RIPPLE_EXPLORER
+        explorerHooks?.atomicOperation(address, writes: true)
+        #endif
         let expectedWord = Value.encodeAtomic(expected)
         let found = Value.Word.atomicCompareExchange(
             address, expectedWord, Value.encodeAtomic(desired), successOrdering.rawValue, failureOrdering.rawValue)
@@ -81,6 +95,9 @@ extension AtomicCell where Value: FixedWidthInteger {
     @usableFromInline
     @discardableResult
     func add(_ operand: Value, ordering: AtomicCellUpdateOrdering) -> (oldValue: Value, newValue: Value) {
+        #if RIPPLE_EXPLORER
+        explorerHooks?.atomicOperation(address, writes: true)
+        #endif
         let old = Value.decodeAtomic(Value.Word.atomicFetchAdd(address, Value.encodeAtomic(operand), ordering.rawValue))
         return (old, old &+ operand)
     }
@@ -89,6 +106,9 @@ extension AtomicCell where Value: FixedWidthInteger {
     @usableFromInline
     @discardableResult
     func subtract(_ operand: Value, ordering: AtomicCellUpdateOrdering) -> (oldValue: Value, newValue: Value) {
+        #if RIPPLE_EXPLORER
+        explorerHooks?.atomicOperation(address, writes: true)
+        #endif
         let old = Value.decodeAtomic(Value.Word.atomicFetchSub(address, Value.encodeAtomic(operand), ordering.rawValue))
         return (old, old &- operand)
     }

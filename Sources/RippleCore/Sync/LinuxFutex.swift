@@ -13,6 +13,39 @@
 @_extern(c, "ripple_linux_thread_id")
 func linuxThreadID() -> UInt32
 
+#if RIPPLE_EXPLORER
+// The explorer's build: each call asks the explorer's kernel model first (its atomics mode,
+// Sync/ExplorerSeam.swift), and makes the real call for a thread the explorer does not run.
+/// `FUTEX_LOCK_PI` (take a priority-inheriting lock) on `word`, sleeping at most `milliseconds`.
+func futexLockPI(_ word: UnsafeMutablePointer<UInt32>, _ milliseconds: Int32) -> Int32 {
+    explorerHooks?.futexLockPI(word, me: linuxThreadID(), milliseconds: milliseconds) ?? kernelFutexLockPI(word, milliseconds)
+}
+
+/// `FUTEX_UNLOCK_PI` on `word`.
+func futexUnlockPI(_ word: UnsafeMutablePointer<UInt32>) -> Int32 {
+    explorerHooks?.futexUnlockPI(word, me: linuxThreadID()) ?? kernelFutexUnlockPI(word)
+}
+
+/// `FUTEX_WAIT` on `word`.
+func futexWait(_ word: UnsafeMutablePointer<UInt32>, _ expected: UInt32, _ milliseconds: Int32) -> Int32 {
+    explorerHooks?.futexWait(word, expected: expected, milliseconds: milliseconds)
+        ?? kernelFutexWait(word, expected, milliseconds)
+}
+
+/// `FUTEX_WAKE` on `word`.
+func futexWake(_ word: UnsafeMutablePointer<UInt32>, _ count: Int32) -> Int32 {
+    explorerHooks?.futexWake(word, count: count) ?? kernelFutexWake(word, count)
+}
+
+@_extern(c, "ripple_linux_futex_lock_pi")
+func kernelFutexLockPI(_ word: UnsafeMutablePointer<UInt32>, _ milliseconds: Int32) -> Int32
+@_extern(c, "ripple_linux_futex_unlock_pi")
+func kernelFutexUnlockPI(_ word: UnsafeMutablePointer<UInt32>) -> Int32
+@_extern(c, "ripple_linux_futex_wait")
+func kernelFutexWait(_ word: UnsafeMutablePointer<UInt32>, _ expected: UInt32, _ milliseconds: Int32) -> Int32
+@_extern(c, "ripple_linux_futex_wake")
+func kernelFutexWake(_ word: UnsafeMutablePointer<UInt32>, _ count: Int32) -> Int32
+#else
 /// `FUTEX_LOCK_PI` (take a priority-inheriting lock) on `word`, sleeping at most `milliseconds`.
 /// Returns 0 or the `errno` the kernel answered with.
 @_extern(c, "ripple_linux_futex_lock_pi")
@@ -30,4 +63,5 @@ func futexWait(_ word: UnsafeMutablePointer<UInt32>, _ expected: UInt32, _ milli
 /// `FUTEX_WAKE`: wakes up to `count` threads sleeping in ``futexWait(_:_:_:)`` on `word`.
 @_extern(c, "ripple_linux_futex_wake")
 func futexWake(_ word: UnsafeMutablePointer<UInt32>, _ count: Int32) -> Int32
+#endif
 #endif

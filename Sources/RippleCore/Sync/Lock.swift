@@ -163,7 +163,12 @@ package struct Lock: ~Copyable, @unchecked Sendable {
             // priority-inheriting hand-over, which this thread does not know as its own.
             LockKernel.refusePriorityInheritance()
         }
-        for _ in 0..<40 {
+        #if RIPPLE_EXPLORER
+        let spins = explorerHooks?.spinIterations(40) ?? 40
+        #else
+        let spins = 40
+        #endif
+        for _ in 0..<spins {
             if word.load(ordering: .relaxed) == 0,
                 word.compareExchange(
                     expected: 0, desired: me, successOrdering: .acquiring, failureOrdering: .relaxed
@@ -381,6 +386,13 @@ enum LockKernel {
     static func forgetDecision() {
         lockKernelMode.store(0, ordering: .relaxed)
     }
+
+    #if RIPPLE_EXPLORER
+    /// Forgets that a lock slept in `FUTEX_LOCK_PI` (the explorer's scripts of the plain mode).
+    static func forgetSleepWithPriorityInheritance() {
+        lockKernelSleptWithPI.store(0, ordering: .relaxed)
+    }
+    #endif
 }
 
 /// ``LockKernel/mode``'s raw value, 0 until the first wait decides it. A global, initialised on
@@ -491,7 +503,7 @@ private func yieldProcessor() {
 /// calls: the portable cell's allocated word, or `Synchronization.Atomic`'s inline storage (whose
 /// address is stable while it is borrowed: it is laid out in place, never moved into a temporary).
 private func withAddress<R>(of word: borrowing AtomicCell<UInt32>, _ body: (UnsafeMutablePointer<UInt32>) -> R) -> R {
-    #if RIPPLE_PORTABLE_ATOMICS
+    #if RIPPLE_PORTABLE_ATOMICS || RIPPLE_EXPLORER
     body(word.address)
     #else
     withUnsafePointer(to: word) { pointer in

@@ -118,7 +118,12 @@ final class TurnWaiter: @unchecked Sendable {
         // No `pause` between reads: on the two-core test host it made the spin ~20× longer in
         // time, and four threads sending into one subject fell into a sleep-and-wake convoy in
         // half the runs instead of one in six (the spinners took the cores the woken threads needed).
-        for _ in 0..<2_000 {
+        #if RIPPLE_EXPLORER
+        let spins = explorerHooks?.spinIterations(2_000) ?? 2_000
+        #else
+        let spins = 2_000
+        #endif
+        for _ in 0..<spins {
             if signal.load(ordering: .acquiring) == 1 { return true }
         }
         return false

@@ -217,7 +217,10 @@ package final class TrackingObserver: @unchecked Sendable {
             onChange?(event)
             return
         }
-        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }  // the first to fire wins
+        #if RIPPLE_EXPLORER
+        explorerHooks?.claimed(ObjectIdentifier(self), "TrackingObserver.finished")
+        #endif
         // This thread owns the observer's trackers and closure from here on.
         if shared { lock.lock() }
         let first = firstTracker.take()
@@ -234,6 +237,9 @@ package final class TrackingObserver: @unchecked Sendable {
     /// Stops the observer at once: it leaves every property and never fires again.
     package func cancel() {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        #if RIPPLE_EXPLORER
+        explorerHooks?.claimed(ObjectIdentifier(self), "TrackingObserver.finished")
+        #endif
         // `arm` may be writing the lists on another thread, and a continuous observer's closure
         // may be being read by a writer's `fire`: all of it is taken under the lock.
         lock.lock()
