@@ -90,8 +90,10 @@ enum ExitTestChildren {
             // After "pid (comm) ": state, then the parent's pid.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             guard fields.count > 1, pid_t(fields[1]) == me else { return nil }
+            // Swift Testing 6.3 names the exit test in SWT_EXIT_TEST_ID (6.1 and 6.2 in
+            // SWT_EXPERIMENTAL_EXIT_TEST_ID).
             guard let environment = read("/proc/\(pid)/environ"),
-                environment.contains("SWT_EXPERIMENTAL_EXIT_TEST_ID=")
+                environment.contains("SWT_EXIT_TEST_ID=") || environment.contains("SWT_EXPERIMENTAL_EXIT_TEST_ID=")
             else { return nil }
             return pid
         }
