@@ -52,8 +52,8 @@ struct StuckExitTestChild: Sendable, CustomStringConvertible {
     }
 }
 
-/// The watching behind ``ExitTestWatchdog``: one thread per watched test, polling this process's
-/// children every half second.
+/// The watching behind ``ExitTestWatchdog``: one thread for the process, polling its children
+/// every half second while a watched test runs.
 enum ExitTestChildren {
     static let defaultLimit: Double = {
         if let text = ProcessInfo.processInfo.environment["RIPPLE_EXIT_TEST_LIMIT"], let value = Double(text), value > 0 {
@@ -69,14 +69,11 @@ enum ExitTestChildren {
         limit: Double, backtraces: Bool = true, matching: @escaping @Sendable (pid_t) -> Bool = { _ in true },
         _ body: () async throws -> Void
     ) async rethrows -> [StuckExitTestChild] {
-        // Children already running belong to tests that started earlier.
-        let watch = Watch(
-            limit: limit, backtraces: backtraces, matching: matching, earlier: Set(children()))
-        let thread = Thread { watch.run() }
-        thread.start()
-        defer { watch.stop() }
+        let watch = Watch(limit: limit, backtraces: backtraces, matching: matching)
+        Scanner.shared.add(watch)
+        defer { Scanner.shared.remove(watch) }
         try await body()
-        return watch.stop()
+        return watch.reports()
     }
 
     /// The pids of this process's children that run an exit test.
@@ -165,54 +162,79 @@ enum ExitTestChildren {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// One watched test: the children it first saw, when, and what it killed.
-    final class Watch: @unchecked Sendable {
-        let limit: Double
-        let backtraces: Bool
-        let matching: @Sendable (pid_t) -> Bool
+    /// The one thread that looks at this process's children, twice a second while a test watches.
+    final class Scanner: @unchecked Sendable {
+        static let shared = Scanner()
         private let lock = NSLock()
-        private var stopped = false
-        private var stuck: [StuckExitTestChild] = []
+        private var watches: [ObjectIdentifier: Watch] = [:]
+        private var latest: Set<pid_t> = []
+        private var started = false
 
-        let earlier: Set<pid_t>
-
-        init(limit: Double, backtraces: Bool, matching: @escaping @Sendable (pid_t) -> Bool, earlier: Set<pid_t>) {
-            self.limit = limit
-            self.earlier = earlier
-            self.backtraces = backtraces
-            self.matching = matching
+        func add(_ watch: Watch) {
+            let start = lock.withLock { () -> Bool in
+                // Children already seen belong to tests that started earlier.
+                watch.earlier = latest
+                watches[ObjectIdentifier(watch)] = watch
+                defer { started = true }
+                return !started
+            }
+            if start { Thread { self.run() }.start() }
         }
 
-        func run() {
-            var firstSeen: [pid_t: Date] = [:]
-            while !lock.withLock({ stopped }) {
-                let now = Date()
-                for pid in ExitTestChildren.children() where !earlier.contains(pid) {
-                    let seen = firstSeen[pid] ?? now
-                    firstSeen[pid] = seen
-                    let age = now.timeIntervalSince(seen)
-                    if age >= limit, matching(pid) {
-                        let report = StuckExitTestChild(
-                            pid: pid, seconds: age,
-                            threads: ExitTestChildren.describeThreads(of: pid, backtraces: backtraces))
-                        // Recorded before the kill, which lets the test's body return.
-                        lock.withLock { stuck.append(report) }
-                        kill(pid, SIGKILL)
-                        firstSeen[pid] = .distantFuture
-                    }
+        func remove(_ watch: Watch) {
+            lock.withLock { watches[ObjectIdentifier(watch)] = nil }
+        }
+
+        private func run() {
+            while true {
+                let active = lock.withLock { Array(watches.values) }
+                if !active.isEmpty {
+                    let children = ExitTestChildren.children()
+                    lock.withLock { latest = Set(children) }
+                    let now = Date()
+                    for watch in active { watch.observe(children, at: now) }
                 }
                 usleep(500_000)
             }
         }
+    }
 
-        /// Stops the watching and returns what it killed. The thread ends at its next poll; the
-        /// test does not wait for it.
-        @discardableResult
-        func stop() -> [StuckExitTestChild] {
-            lock.withLock {
-                stopped = true
-                return stuck
+    /// One watched test: the children it first saw, when, and what it killed. Only the scanner's
+    /// thread observes; `reports()` is read by the test.
+    final class Watch: @unchecked Sendable {
+        let limit: Double
+        let backtraces: Bool
+        let matching: @Sendable (pid_t) -> Bool
+        var earlier: Set<pid_t> = []
+        private var firstSeen: [pid_t: Date] = [:]
+        private let lock = NSLock()
+        private var stuck: [StuckExitTestChild] = []
+
+        init(limit: Double, backtraces: Bool, matching: @escaping @Sendable (pid_t) -> Bool) {
+            self.limit = limit
+            self.backtraces = backtraces
+            self.matching = matching
+        }
+
+        func observe(_ children: [pid_t], at now: Date) {
+            for pid in children where !earlier.contains(pid) {
+                let seen = firstSeen[pid] ?? now
+                firstSeen[pid] = seen
+                let age = now.timeIntervalSince(seen)
+                if age >= limit, matching(pid) {
+                    let report = StuckExitTestChild(
+                        pid: pid, seconds: age,
+                        threads: ExitTestChildren.describeThreads(of: pid, backtraces: backtraces))
+                    // Recorded before the kill, which lets the test's body return.
+                    lock.withLock { stuck.append(report) }
+                    kill(pid, SIGKILL)
+                    firstSeen[pid] = .distantFuture
+                }
             }
+        }
+
+        func reports() -> [StuckExitTestChild] {
+            lock.withLock { stuck }
         }
     }
 }
