@@ -50,7 +50,7 @@ struct ShelfDetail: View {
     }
 }
 
-@Suite @MainActor struct BindingCollectionTests {
+@Suite(.exitTestWatchdog) @MainActor struct BindingCollectionTests {
     @Test func anIndexBindingEditsTheStateAndTheList() throws {
         let tree = RenderTree(ChoreBoard())
         try tree.toggle("First done")

@@ -130,7 +130,7 @@ final class Session: ObservableObject {
     @Published var user = "Ada"
 }
 
-@Suite @MainActor struct EnvironmentTests {
+@Suite(.exitTestWatchdog) @MainActor struct EnvironmentTests {
     struct Badge: View {
         @Environment(\.accent) var accent
         var body: some View { Text("accent \(accent)") }
@@ -183,7 +183,7 @@ final class Session: ObservableObject {
 
 // MARK: Modifiers, identity, diagnostics, misuse
 
-@Suite @MainActor struct RenderTreeTests {
+@Suite(.exitTestWatchdog) @MainActor struct RenderTreeTests {
     @Test func onChangeRunsAfterTheUpdateWithOldAndNewValues() throws {
         struct Watcher: View {
             @State var value = 0

@@ -106,7 +106,7 @@ struct DestinationValueLinkScreen: View {
     }
 }
 
-@Suite struct PushedViewLinkTests {
+@Suite(.exitTestWatchdog) struct PushedViewLinkTests {
     /// A pushed link is updated whenever its stack is evaluated; an unchanged destination must not
     /// mark the stack again (it used to, pass after pass, until the flush gave up with a warning).
     @Test func pushingAndPoppingAViewLinkSettlesInOnePass() async {

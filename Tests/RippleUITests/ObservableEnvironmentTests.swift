@@ -20,7 +20,7 @@ final class Library: Observable, @unchecked Sendable {
     }
 }
 
-@MainActor @Suite struct ObservableEnvironmentTests {
+@MainActor @Suite(.exitTestWatchdog) struct ObservableEnvironmentTests {
     struct Shelf: View {
         @Environment(Library.self) private var library
         var body: some View { Text("books \(library.books)") }

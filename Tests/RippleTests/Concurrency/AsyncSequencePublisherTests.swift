@@ -2,7 +2,7 @@ import Foundation
 import Ripple
 import Testing
 
-@Suite struct AsyncSequencePublisherTests {
+@Suite(.exitTestWatchdog) struct AsyncSequencePublisherTests {
     @Test func republishesEveryElementThenFinishes() async {
         let stream = AsyncStream<Int> { continuation in
             for value in 1...3 { continuation.yield(value) }

@@ -7,7 +7,7 @@ import Testing
 /// a send from inside a delivery on the same thread is delivered nested; nothing is released while
 /// a lock is held; a wait that could never end traps instead of hanging.
 extension Heavy {
-    @Suite struct DeliveryContractTests {
+    @Suite(.exitTestWatchdog) struct DeliveryContractTests {
         /// A number for the calling thread, comparable across the test's closures.
         static func thread() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
 

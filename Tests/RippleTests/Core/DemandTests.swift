@@ -2,7 +2,7 @@ import Foundation
 import Ripple
 import Testing
 
-@Suite struct DemandTests {
+@Suite(.exitTestWatchdog) struct DemandTests {
     typealias Demand = Subscribers.Demand
 
     // Rule 1

@@ -1,7 +1,7 @@
 import Ripple
 import Testing
 
-@Suite struct CollectByCountTests {
+@Suite(.exitTestWatchdog) struct CollectByCountTests {
     @Test func groupsAndFlushesTheRestOnFinish() {
         #expect(Recorder(for: (1...5).publisher.collect(2)).events
             == [.subscription, .value([1, 2]), .value([3, 4]), .value([5]), .finished])

@@ -2,7 +2,7 @@ import Foundation
 import Ripple
 import Testing
 
-@Suite struct BreakpointTests {
+@Suite(.exitTestWatchdog) struct BreakpointTests {
     @Test func passesEverythingThroughWhenTheClosuresSayNo() {
         let recorder = Recorder(for: [1, 2].publisher.breakpoint(
             receiveSubscription: { _ in false }, receiveOutput: { _ in false }, receiveCompletion: { _ in false }))
@@ -23,7 +23,7 @@ import Testing
     }
 }
 
-@Suite struct AssertNoFailureTests {
+@Suite(.exitTestWatchdog) struct AssertNoFailureTests {
     @Test func republishesValuesAndFinish() {
         let recorder = Recorder(for: [1, 2].publisher.setFailureType(to: TestError.self).assertNoFailure())
         #expect(recorder.events == [.subscription, .value(1), .value(2), .finished])

@@ -1,7 +1,7 @@
 import Ripple
 import Testing
 
-@Suite struct FlatMapTests {
+@Suite(.exitTestWatchdog) struct FlatMapTests {
     @Test func mergesInnerPublishers() {
         let recorder = Recorder(for: [1, 2].publisher.flatMap { [$0, $0 * 10].publisher })
         #expect(recorder.events == [.subscription, .value(1), .value(10), .value(2), .value(20), .finished])

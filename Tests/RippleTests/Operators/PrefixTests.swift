@@ -1,7 +1,7 @@
 import Ripple
 import Testing
 
-@Suite struct PrefixTests {
+@Suite(.exitTestWatchdog) struct PrefixTests {
     @Test func takesTheFirstNThenCancelsUpstreamAndFinishes() {
         // Combine's moment: the completion and the upstream's cancel come right after the last
         // element in range is delivered, not with the element after it.

@@ -2,7 +2,7 @@ import Foundation
 import Ripple
 import Testing
 
-@Suite struct FutureTests {
+@Suite(.exitTestWatchdog) struct FutureTests {
     // Rule 20
     @Test func runsItsClosureInInit() {
         let ran = Locked(0)

@@ -2,7 +2,7 @@ import Foundation
 import Ripple
 import Testing
 
-@Suite struct JustTests {
+@Suite(.exitTestWatchdog) struct JustTests {
     // Rule 19
     @Test func emitsValueThenFinishedOnceDemandArrives() {
         let recorder = Recorder(for: Just(7), demand: nil)

@@ -3,7 +3,7 @@ import Testing
 
 /// Misuse of the simple publishers and of `values` traps with a message, as Combine traps (each is
 /// an exit test with its message asserted, like the suite in `Reliability`).
-@Suite struct PublisherMisuseTests {
+@Suite(.exitTestWatchdog) struct PublisherMisuseTests {
     enum Misuse: String, CaseIterable, Codable, Sendable {
         case sequencePrefixNegative, sequenceDropFirstNegative, sequenceOutputInOutOfBounds
         case optionalPrefixNegative, optionalDropFirstNegative, optionalOutputAtNegative, optionalOutputInNegative

@@ -2,7 +2,7 @@ import Foundation
 import Ripple
 import Testing
 
-@Suite struct RecordTests {
+@Suite(.exitTestWatchdog) struct RecordTests {
     @Test func playsBackOutputThenCompletion() {
         let record = Record<Int, TestError> { recording in
             recording.receive(1)

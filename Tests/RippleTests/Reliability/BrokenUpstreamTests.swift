@@ -29,7 +29,7 @@ private final class BrokenPublisher<Output, Failure: Error>: Publisher, @uncheck
 /// Misbehaving upstreams: where Apple's Combine traps on a broken upstream (its recorded tests
 /// `assertCrashes` or expect `.crash`), Ripple traps too, naming the operator; elsewhere Ripple
 /// passes the event on or ignores it, as Combine does. Exit tests, messages asserted.
-@Suite struct BrokenUpstreamTests {
+@Suite(.exitTestWatchdog) struct BrokenUpstreamTests {
     enum Breakage: String, CaseIterable, Codable, Sendable {
         case valueWithoutDemandIntoCatch, valueWithoutDemandIntoTryCatch
         case valueBeforeSubscriptionIntoCatch, valueBeforeSubscriptionIntoRetry

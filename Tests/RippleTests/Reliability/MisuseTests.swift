@@ -7,7 +7,7 @@ import Testing
 /// Combine traps (negative demand, requesting `.none` from the publishers whose recorded tests
 /// crash on it), Ripple traps too, naming the operator; where Combine does not, ``ZeroDemandTests``
 /// shows what happens instead.
-@Suite struct MisuseTests {
+@Suite(.exitTestWatchdog) struct MisuseTests {
     /// One way to break a rule, and the words the trap must say.
     enum Misuse: String, CaseIterable, Codable, Sendable {
         case negativeDemand, noneFromJust, noneFromFuture, noneFromPassthrough, noneFromCurrentValue

@@ -4,7 +4,7 @@ import Testing
 
 /// Where Combine's operators trap on misuse — a request for `.none` from an operator that is its
 /// own subscription — Ripple traps too, naming the operator. Exit tests, messages asserted.
-@Suite struct OperatorMisuseTests {
+@Suite(.exitTestWatchdog) struct OperatorMisuseTests {
     enum Misuse: String, CaseIterable, Codable, Sendable {
         case noneFromDrop, noneFromDropWhile, noneFromPrefixWhile, noneFromRemoveDuplicates, noneFromTryMap
         case noneFromTryFilter, noneFromFirst, noneFromCollect, noneFromComparison

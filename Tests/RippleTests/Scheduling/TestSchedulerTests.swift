@@ -3,7 +3,7 @@ import Ripple
 import RippleTesting
 import Testing
 
-@Suite struct TestSchedulerTests {
+@Suite(.exitTestWatchdog) struct TestSchedulerTests {
     @Test func nothingRunsUntilTheClockMoves() {
         let scheduler = TestScheduler()
         let ran = Locked<[String]>([])

@@ -2,7 +2,7 @@ import Foundation
 import Ripple
 import Testing
 
-@Suite struct CurrentValueSubjectTests {
+@Suite(.exitTestWatchdog) struct CurrentValueSubjectTests {
     // Rules 5 and 13
     @Test func firstRequestDeliversTheCurrentValueSynchronously() {
         let subject = CurrentValueSubject<Int, Never>(1)

@@ -2,7 +2,7 @@ import Foundation
 import Ripple
 import Testing
 
-@Suite struct PassthroughSubjectTests {
+@Suite(.exitTestWatchdog) struct PassthroughSubjectTests {
     // Rule 5
     @Test func deliversNothingBeforeTheFirstRequest() {
         let subject = PassthroughSubject<Int, Never>()

@@ -1,7 +1,7 @@
 import Ripple
 import Testing
 
-@Suite struct SwitchToLatestTests {
+@Suite(.exitTestWatchdog) struct SwitchToLatestTests {
     @Test func republishesOnlyTheNewestInner() {
         let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
         let first = PassthroughSubject<Int, Never>()

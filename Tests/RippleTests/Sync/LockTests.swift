@@ -6,7 +6,7 @@ import Testing
 /// The lock under contention: mutual exclusion, no lost wake-up (a sleeper whose unlock went
 /// unnoticed would hang the test), its owner in the word, a self-deadlock that traps, and the
 /// fallbacks it takes when the kernel refuses priority-inheriting futexes, or sleeping at all.
-@Suite(.serialized) struct LockTests {
+@Suite(.serialized, .exitTestWatchdog) struct LockTests {
     /// A lock and what it guards, shared by the test's threads.
     final class Guarded: @unchecked Sendable {
         let lock = Lock()

@@ -3,7 +3,7 @@ import Testing
 
 /// Where recursion cannot be flattened — a publisher that nests a fresh copy of itself in every
 /// catch handler, without end — Ripple stops with a message instead of a bare stack overflow.
-@Suite struct StackGuardTests {
+@Suite(.exitTestWatchdog) struct StackGuardTests {
     /// A catch whose handler returns another such catch: each level subscribes inside the last.
     static func endlessCatch() -> AnyPublisher<Int, TestError> {
         Fail<Int, TestError>(error: TestError(id: 0)).catch { _ in endlessCatch() }.eraseToAnyPublisher()

@@ -1,0 +1,1 @@
+../../RippleTests/Support/ExitTestWatchdog.swift
