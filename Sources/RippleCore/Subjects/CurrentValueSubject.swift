@@ -20,10 +20,10 @@
 /// with ``PassthroughSubject``.
 ///
 /// Differs from Combine: subscribers are served in subscription order (Combine documents no order);
-/// calls to one subscriber never overlap — a second thread that sends or assigns ``value`` while the
-/// subscriber is busy waits its turn, where Combine lets concurrent sends overlap in one subscriber
-/// (each value runs on its sender's thread in both); and two threads that each deliver into a
-/// subscriber the other is delivering to stop with a "Ripple: deadlock:" message instead of hanging.
+/// threads waiting for a busy subscriber are served first come, first served (as in Combine, a
+/// second thread that sends or assigns ``value`` while the subscriber is busy waits its turn, and
+/// each value runs on its sender's thread); and two threads that each deliver into a subscriber the
+/// other is delivering to stop with a "Ripple: deadlock:" message instead of hanging.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendable {
     @usableFromInline let core: SubjectCore<Output, Failure>
 

@@ -19,11 +19,10 @@
 /// thread that finds a subscriber busy on another thread waits its turn (see ``send(_:)``).
 ///
 /// Differs from Combine: subscribers are served in subscription order (Combine documents no order;
-/// OpenCombine uses hash order); calls to one subscriber never overlap — a second thread that sends
-/// while the subscriber is busy waits its turn, where Combine lets concurrent sends overlap in one
-/// subscriber (each value runs on its sender's thread in both); and two threads that each deliver
-/// into a subscriber the other is delivering to stop with a "Ripple: deadlock:" message instead of
-/// hanging.
+/// OpenCombine uses hash order); threads waiting for a busy subscriber are served first come, first
+/// served (as in Combine, a second thread that sends while the subscriber is busy waits its turn, and
+/// each value runs on its sender's thread); and two threads that each deliver into a subscriber the
+/// other is delivering to stop with a "Ripple: deadlock:" message instead of hanging.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, Sendable {
     @usableFromInline let core = SubjectCore<Output, Failure>(current: nil)
 
