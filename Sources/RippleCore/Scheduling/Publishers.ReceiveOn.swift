@@ -109,16 +109,18 @@ extension Publisher {
 /// inside the downstream, on another thread).
 ///
 /// Guarded by the inner's lock; each transition is applied under it and says what to do after
-/// unlocking.
-struct ReceiveOnFlight<Failure: Error> {
+/// unlocking. Not generic: the held completion itself is kept by the inner (`ReceiveOnInner.held`),
+/// so the per-value transitions are compiled once for every `receive(on:)` and ask the runtime for
+/// no generic metadata (the inner runs unspecialized).
+struct ReceiveOnFlight {
     /// Values scheduled whose block has not returned yet (not started, or inside the downstream).
     private var unreturned = 0
     /// The threads of the value blocks now running (one entry per block; a thread appears more than
     /// once when blocks nest on it, as on `ImmediateScheduler`).
     private var runningOn: [UInt] = []
-    /// A completion that arrived while values of other threads were unreturned: delivered by the
-    /// last of them to return.
-    private var held: Subscribers.Completion<Failure>?
+    /// A completion arrived while values of other threads were unreturned: delivered by the last
+    /// of them to return.
+    private var holding = false
 
     /// The upstream sent a value: its block is about to be scheduled.
     mutating func valueScheduled() {
@@ -130,46 +132,50 @@ struct ReceiveOnFlight<Failure: Error> {
         runningOn.append(thread)
     }
 
-    /// A value's block returned on `thread`. Returns the held completion when this was the last
-    /// value it waited for: the caller delivers it.
-    mutating func valueReturned(on thread: UInt) -> Subscribers.Completion<Failure>? {
+    /// A value's block returned on `thread`. Returns `true` when a completion is held and this was
+    /// the last value it waited for: the caller takes the held completion and delivers it.
+    mutating func valueReturned(on thread: UInt) -> Bool {
         unreturned -= 1
         if let index = runningOn.lastIndex(of: thread) { runningOn.remove(at: index) }
-        guard unreturned == 0, let completion = held else { return nil }
-        held = nil
-        return completion
+        guard unreturned == 0, holding else { return false }
+        holding = false
+        return true
     }
 
-    /// The completion's block runs on `thread`: `true` to deliver it now. It waits (is held) while
-    /// a value is unreturned, except the values running on this very thread — the completion was
-    /// then sent from inside their delivery, and is delivered nested, as Combine does.
-    mutating func completionArrived(_ completion: Subscribers.Completion<Failure>, on thread: UInt) -> Bool {
+    /// The completion's block runs on `thread`: `true` to deliver it now; `false`: it is held (the
+    /// caller keeps it) until ``valueReturned(on:)`` says to deliver it. It waits while a value is
+    /// unreturned, except the values running on this very thread — the completion was then sent
+    /// from inside their delivery, and is delivered nested, as Combine does.
+    mutating func completionArrived(on thread: UInt) -> Bool {
         var here = 0
         for running in runningOn where running == thread { here += 1 }
         guard unreturned > here else { return true }
-        held = completion
+        holding = true
         return false
     }
 }
 
 /// `receive(on:)`'s own fields, guarded by the inner's lock: its values in flight, and the turn
 /// that keeps its calls to the downstream from overlapping.
-struct ReceiveOnState<Failure: Error> {
-    /// The values scheduled and not returned, and a completion held behind them.
-    var flight = ReceiveOnFlight<Failure>()
+struct ReceiveOnState {
+    /// The values scheduled and not returned, and whether a completion is held behind them.
+    var flight = ReceiveOnFlight()
     /// Who is calling the downstream, and who waits to: every call to it (`receive(subscription:)`,
     /// a value, the completion) is made in this turn.
     var turn = DeliveryTurn()
 }
 
 private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
-    OperatorInner<Downstream, ReceiveOnState<Downstream.Failure>>, Subscriber, TurnRunner
+    OperatorInner<Downstream, ReceiveOnState>, Subscriber, TurnRunner
 {
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
+    /// The completion the flight holds behind values still unreturned (guarded by `lock`): set when
+    /// `completionArrived` says to hold it, taken when `valueReturned` says to deliver it.
+    private var held: Subscribers.Completion<Failure>?
 
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
         self.scheduler = scheduler
@@ -232,19 +238,33 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
             let more = downstream?.receive(input) ?? .none
             lock.lock()
             let subscription = more > 0 ? state.upstream.subscription : nil
-            let completion = state.extra.flight.valueReturned(on: thread)
-            let completing = completion == nil ? nil : state.downstream.take()
-            if let completion, let completing {
-                // The completion held behind this value: delivered in the same turn, after it.
-                lock.unlock()
-                completing.receive(completion: completion)
-                lock.lock()
+            if state.extra.flight.valueReturned(on: thread) {
+                deliverHeldAndLeaveLocked(nested: nested)
+            } else {
+                leaveTurnLocked(nested: nested)
             }
-            leaveTurnLocked(nested: nested)
-            withExtendedLifetime((downstream, completing)) {}  // released after unlocking
+            withExtendedLifetime(downstream) {}  // released after unlocking
             subscription?.request(more)
         }
         return .none
+    }
+
+    /// Delivers the completion held behind the value that just returned, in that value's turn,
+    /// after it, then gives the turn back unless `nested` and unlocks; the downstream it took is
+    /// released after unlocking. Called with `lock` and the turn held. Kept apart, and out of line,
+    /// so that the per-value block has no local of the completion's generic types, and asks the
+    /// runtime for none of their metadata.
+    @inline(never)
+    private func deliverHeldAndLeaveLocked(nested: Bool) {
+        let completion = held.take()
+        let completing = completion == nil ? nil : state.downstream.take()
+        if let completion, let completing {
+            lock.unlock()
+            completing.receive(completion: completion)
+            lock.lock()
+        }
+        leaveTurnLocked(nested: nested)
+        withExtendedLifetime((completion, completing)) {}  // released after unlocking
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -254,9 +274,12 @@ private final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>:
             lock.lock()
             // Delivered now only when no value of another thread is unreturned: nobody else holds
             // the turn then but a `receive(subscription:)` still running, or this thread itself.
-            guard state.extra.flight.completionArrived(completion, on: thread),
-                let downstream = state.downstream.take()
-            else {
+            guard state.extra.flight.completionArrived(on: thread) else {
+                held = completion
+                lock.unlock()
+                return
+            }
+            guard let downstream = state.downstream.take() else {
                 lock.unlock()
                 return
             }
