@@ -8,6 +8,8 @@
 //     RippleSandboxProbe contend                  a lock contended for certain, then `use`
 //     RippleSandboxProbe contend-mixed            a lock contended between a thread refused
 //                                                 gettid and one allowed it (filter: none)
+//     RippleSandboxProbe refuse-under-sleeper     refuses on all threads while threads sleep in
+//                                                 FUTEX_LOCK_PI, then checks a later wait sleeps
 //     RippleSandboxProbe idle                     links Ripple, never uses it
 //     RippleSandboxProbe probe-membarrier         shows what the filter in force refuses
 //
@@ -217,13 +219,31 @@ enum Workload {
         let stages = [Stage(senders: senders), Stage(senders: senders)]
         let senderZeroProgress = Atomic<Int>(0)
         let installResult = Atomic<Int32>(-1)
+        // Under ThreadSanitizer the Swift runtime takes a lock of its own at every generic metadata
+        // lookup (its `swift::once` always enters the slow path there, so that the sanitizer sees
+        // the ordering), and that lock is a priority-inheriting futex with no fallback: a thread
+        // asleep in FUTEX_LOCK_PI on it when the filter arrives is never woken (its holder's
+        // FUTEX_UNLOCK_PI is refused for good, and the holder retries it for ever). So there the
+        // threads meet first, out of Ripple and the runtime's locks, and go on after the install.
+        let meetForTheFilter = refusingMidway && dlsym(nil, "__tsan_init") != nil
+        let arrived = Atomic<Int>(0)
+        let filterInstalled = Atomic<Bool>(false)
 
         var threads = (0..<senderCount).map { sender in
             startThread {
                 senders[sender].thread.store(currentThread(), ordering: .relaxed)
                 for sequence in 0..<perSender {
+                    if meetForTheFilter, sequence == perSender / 4 {
+                        arrived.add(1, ordering: .acquiringAndReleasing)
+                        if sender != 0 {
+                            while !filterInstalled.load(ordering: .acquiring) { usleep(100) }
+                        } else {
+                            while arrived.load(ordering: .acquiring) < senderCount { usleep(100) }
+                        }
+                    }
                     if refusingMidway, sender == 0, sequence == perSender / 4 {
                         installResult.store(ripple_sandbox_install(RippleSandboxRefuse, 1), ordering: .relaxed)
+                        filterInstalled.store(true, ordering: .releasing)
                     }
                     let stage = stages[sequence / perStage]
                     stage.passthrough.send(sender * senderStride + sequence)
@@ -234,7 +254,11 @@ enum Workload {
         }
         threads.append(startThread {
             for (index, stage) in stages.enumerated() {
-                while senderZeroProgress.load(ordering: .acquiring) < index * perStage + perStage / 2 { usleep(50) }
+                while senderZeroProgress.load(ordering: .acquiring) < index * perStage + perStage / 2
+                    || (meetForTheFilter && !filterInstalled.load(ordering: .acquiring))
+                {
+                    usleep(50)
+                }
                 stage.churn(senders: senders)
             }
         })
@@ -320,6 +344,71 @@ func contend(rounds: Int, refuseGettidOnSecond: Bool) -> String? {
     return count == 2 * rounds ? nil : "the lock's count is \(count), not \(2 * rounds)"
 }
 
+/// How many times the calling thread has blocked in the kernel so far (its voluntary context
+/// switches: a sleep on a futex is one; a `sched_yield` never is, the thread stays runnable).
+func threadBlockings() -> Int {
+    var usage = rusage()
+    // RUSAGE_THREAD (1): Glibc's Swift module does not export the name.
+    getrusage(__rusage_who_t(1), &usage)
+    return usage.ru_nvcsw
+}
+
+/// The move to plain futexes with a thread asleep in `FUTEX_LOCK_PI`, made to happen: the main
+/// thread holds a lock while other threads sleep on it in the kernel (priority-inheriting, as
+/// the process has refused nothing yet), installs the `refuse` filter on every thread, and unlocks.
+/// `FUTEX_UNLOCK_PI` is refused, so the unlock frees the word with a plain store and a
+/// `FUTEX_WAKE` — which the kernel answers with `EINVAL` while a priority-inheriting sleeper is
+/// still queued on the word (its bounded sleep ends by itself). That answer is not a refusal to
+/// sleep: afterwards, a thread waiting 300 ms for a held lock must still sleep in the kernel, not
+/// spin through `sched_yield` (which it would if the process had moved to yielding for good).
+/// Returns what went wrong, if anything, and how many times the waiter blocked in the kernel.
+func refuseUnderSleeper() -> (failure: String?, waiterBlockings: Int) {
+    let shared = SharedLock()
+    shared.lock.lock()
+    // Four sleepers, each in FUTEX_LOCK_PI in 20 ms slices: at the unlock, one is almost surely
+    // queued in the kernel.
+    let sleepers = (0..<4).map { _ in
+        startThread {
+            shared.lock.lock()
+            shared.count += 1
+            shared.lock.unlock()
+        }
+    }
+    // Long enough for the sleepers to spin and go to sleep.
+    usleep(100_000)
+    let installed = ripple_sandbox_install(RippleSandboxRefuse, 1)
+    shared.lock.unlock()
+    for sleeper in sleepers { pthread_join(sleeper, nil) }
+    if installed != 0 {
+        return ("installing the refuse filter failed: \(String(cString: strerror(installed)))", 0)
+    }
+    let spent = Atomic<Int>(-1)
+    shared.lock.lock()
+    let waiter = startThread {
+        let start = threadBlockings()
+        shared.lock.lock()
+        spent.store(threadBlockings() - start, ordering: .relaxed)
+        shared.count += 1
+        shared.lock.unlock()
+    }
+    usleep(300_000)
+    shared.count += 1
+    shared.lock.unlock()
+    pthread_join(waiter, nil)
+    let blockings = spent.load(ordering: .relaxed)
+    shared.lock.lock()
+    let count = shared.count
+    shared.lock.unlock()
+    if count != 6 { return ("the lock's count is \(count), not 6", blockings) }
+    // Sleeping, the waiter blocks about 15 times in 300 ms (20 ms sleeps), however loaded the
+    // host; yielding, it never blocks (processor time is no measure: on a loaded host a yielding
+    // thread gets little of it).
+    if blockings < 5 {
+        return ("waiting 300 ms for a held lock, the waiter blocked in the kernel \(blockings) times: the process stopped sleeping there", blockings)
+    }
+    return (nil, blockings)
+}
+
 /// Runs the mode the arguments name; returns the exit status.
 func run(_ arguments: [String]) -> Int32 {
     switch arguments.first {
@@ -343,6 +432,15 @@ func run(_ arguments: [String]) -> Int32 {
         }
         say("contend-mixed: ok: 2 threads × 6 contended rounds, the second refused gettid")
         return 0
+    case "refuse-under-sleeper":
+        let (failure, blockings) = refuseUnderSleeper()
+        if let failure {
+            say("refuse-under-sleeper: FAILED: \(failure)")
+            return 1
+        }
+        say("refuse-under-sleeper: ok: a 300 ms wait after the move blocked in the kernel \(blockings) times; "
+            + "membarrier(QUERY) now: \(describe(ripple_sandbox_membarrier(RippleSandboxBarrierQuery)))")
+        return 0
     case "idle":
         // Links Ripple without running any of it: there are never this many arguments.
         if CommandLine.arguments.count > 1000 { PassthroughSubject<Int, Never>().send(1) }
@@ -358,7 +456,7 @@ func run(_ arguments: [String]) -> Int32 {
         return 0
     default:
         say("usage: RippleSandboxProbe launch <refuse|refuse-barrier-command|kill|kill-pi-futex|refuse-gettid> "
-            + "<mode> | use | use-refusing-midway | contend | contend-mixed | idle | probe-membarrier")
+            + "<mode> | use | use-refusing-midway | contend | contend-mixed | refuse-under-sleeper | idle | probe-membarrier")
         return 64
     }
 }

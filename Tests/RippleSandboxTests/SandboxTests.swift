@@ -120,6 +120,18 @@ import Testing
         #expect(!succeeded || refused, run.report)
     }
 
+    /// Refused while a thread sleeps in `FUTEX_LOCK_PI`: the unlock's `FUTEX_WAKE` is answered
+    /// `EINVAL` (the kernel wakes no plain sleeper past a priority-inheriting one), which is no
+    /// refusal to sleep — a later wait for a held lock must still sleep, not spin through
+    /// `sched_yield` for the rest of the process.
+    @Test func aRefusalWhileAThreadSleepsInPriorityInheritanceLeavesTheProcessSleeping() async throws {
+        let run = try await Self.run(["refuse-under-sleeper"])
+        let succeeded = run.succeeded(saying: "refuse-under-sleeper: ok")
+        #expect(succeeded, run.report)
+        let refused = run.output.contains("membarrier(QUERY) now: EPERM")
+        #expect(!succeeded || refused, run.report)
+    }
+
     @Test func aProgramAllowedToRegisterForTheBarrierButRefusedTheBarrierWorks() async throws {
         let run = try await Self.run(["launch", "refuse-barrier-command", "use"])
         let succeeded = run.succeeded(saying: "use: ok")

@@ -474,16 +474,28 @@ func waitOnWord(_ word: borrowing AtomicCell<UInt32>, whileEqualTo expected: UIn
 }
 
 /// Wakes one thread sleeping in ``waitOnWord(_:whileEqualTo:milliseconds:)`` on `word` (a thread
-/// that yields instead looks again by itself). If the kernel refuses the wake, the process yields
-/// instead of sleeping from then on, and the sleeper this wake missed finds the change when its
-/// bounded sleep ends: every sleep on a word is bounded, so a refused or lost wake costs a delay.
+/// that yields instead looks again by itself). If the kernel refuses the wake (a policy's `EPERM`,
+/// `ENOSYS`; not `EINVAL`, its answer while a priority-inheriting sleeper is queued on the word),
+/// the process yields instead of sleeping from then on, and the sleeper this wake missed finds the
+/// change when its bounded sleep ends: every sleep on a word is bounded, so a refused or lost wake
+/// costs a delay.
 @usableFromInline
 func wakeOneOnWord(_ word: borrowing AtomicCell<UInt32>) {
     withAddress(of: word) { address in
         #if os(Windows)
         WakeByAddressSingle(address)
         #else
-        if futexWake(address, 1) != 0 {
+        switch futexWake(address, 1) {
+        case 0:
+            break
+        case EINVAL:
+            // Not a refusal: a thread from before the move to plain futexes still sleeps on the
+            // word in FUTEX_LOCK_PI (its unlocker was refused FUTEX_UNLOCK_PI), and the kernel
+            // wakes no plain sleeper past it. Its bounded sleep ends by itself, as does that of a
+            // plain sleeper queued behind it. Moving to yielding here would make every later wait
+            // of the process spin through sched_yield for good.
+            break
+        default:
             LockKernel.refuseSleeping()
         }
         #endif
