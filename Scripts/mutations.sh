@@ -4,6 +4,7 @@
 # mutation is caught when the explorer reports a violation (or crashes), survives when it passes.
 # Usage: Scripts/mutations.sh [scratch-dir]   (default: a new temporary directory)
 #   MUTATIONS_SKIP_BASELINE=1: do not run the explorer on the unmutated copy first
+#   MUTATIONS_MATCH=text: plant only the mutations whose name contains it
 set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 scratch="${1:-$(mktemp -d)}"
@@ -13,7 +14,8 @@ cp -R "$repo/Sources/RippleCore" "$repo/Sources/CRippleSync" "$repo/Sources/Ripp
 mkdir -p "$scratch/Checkers"
 cp -R "$repo/Checkers/Package.swift" "$repo/Checkers/Sources" "$scratch/Checkers/"
 
-# file ~ the line as shipped ~ the line planted ~ its name [~ EXPLORER_ONLY: only the scripts whose name contains it]
+# file ~ the line as shipped ~ the line planted ~ its name [~ EXPLORER_ONLY: only the scripts whose name contains it
+# [~ long: with EXPLORER_LONG=1, for a script too long to run whole in every build]]
 # (each shipped line must occur exactly once in its file)
 mutations=(
   "Sync/TurnStorage.swift~if case .handOff(let next) = exit { next.wake() }~if case .handOff(let next) = exit { _ = next }~the leave does not wake the next waiter"
@@ -54,6 +56,9 @@ mutations=(
   "Tracking/PropertyTracker.swift~guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }  // the first to fire wins~guard !finished.load(ordering: .acquiring) else { return }; finished.store(true, ordering: .releasing)~a one-shot observer's fire claims finished with a load, then a store~atomics:"
   "ObservableObject/ObservableLayout.swift~if let layout = existing?.find(key) { return layout }~_ = existing?.find(key)~the layout cache's writer skips its second look under the lock (two tables for one class)~atomics:"
   "ObservableObject/ObservableLayout.swift~var entries = existing?.entries ?? []~var entries: [(UInt, ObservableLayout)] = []~a new layout table leaves out the entries of the one it replaces~atomics:"
+  # A lost wake only with two sleepers: the three-thread plain script, which is not run to its end
+  # anywhere (over 100,000 executions); the mutation's violation comes at about 29,000.
+  "Sync/Lock.swift~expected: 0, desired: me | Self.waitersBit, successOrdering: .acquiring,~expected: 0, desired: me, successOrdering: .acquiring,~a plain-futex lock taken in the slow path drops the waiters bit~a lock, three threads (plain futexes)~long"
 )
 
 cd "$scratch/Checkers"
@@ -66,7 +71,8 @@ survivors=0
 echo "| mutation | caught? | executions | seconds |"
 echo "|---|---|---|---|"
 for entry in "${mutations[@]}"; do
-  IFS='~' read -r file shipped planted name only <<< "$entry"
+  IFS='~' read -r file shipped planted name only long <<< "$entry"
+  [[ -z ${MUTATIONS_MATCH:-} || $name == *"$MUTATIONS_MATCH"* ]] || continue
   path="$scratch/Sources/RippleCore/$file"
   cp "$path" "$path.orig"
   SHIPPED="$shipped" PLANTED="$planted" python3 - "$path" <<'PY'
@@ -78,7 +84,7 @@ open(p, "w").write(s.replace(old, new))
 PY
   start=$SECONDS
   if ! swift build -q 2>&1 | grep -E "error:" > /dev/null; then
-    output="$(env ${only:+EXPLORER_ONLY="$only"} timeout 600 .build/debug/Explorer 2>&1)"; status=$?
+    output="$(env ${only:+EXPLORER_ONLY="$only"} ${long:+EXPLORER_LONG=1} timeout 600 .build/debug/Explorer 2>&1)"; status=$?
     seconds=$((SECONDS - start))
     if [ $status -eq 0 ]; then
       executions=$(echo "$output" | grep -oE '[0-9]+ executions' | awk '{s+=$1} END {print s}')
