@@ -10,11 +10,19 @@ final class Box<Value>: @unchecked Sendable {
     func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }
 
+/// Runs this thread's run loop in 5 ms slices until `condition` holds or `seconds` pass.
+///
+/// A run loop with no sources returns at once, and a test thread is a worker of Dispatch's global
+/// pool, which on a single processor is one worker wide: spinning here would keep the work being
+/// waited for (an operation queue's, a global queue's) from ever getting that worker. So whatever
+/// is left of a slice the run loop did not wait is slept, which Dispatch sees as a blocked worker.
 func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }
-        RunLoop.current.run(until: Date().addingTimeInterval(0.005))
+        let slice = Date().addingTimeInterval(0.005)
+        RunLoop.current.run(until: slice)
+        if Date() < slice { Thread.sleep(until: slice) }
     }
     return condition()
 }
