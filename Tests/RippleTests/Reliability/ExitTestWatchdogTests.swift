@@ -35,7 +35,9 @@ import Glibc
         let report = stuck.first.map { "\($0)" } ?? ""
         // The limit is 2 s; the scanner looks every half second, so a loaded host reports 2 s or more.
         #expect(report.contains("was still running after ") && report.contains(" s and was killed"), "report: \(report)")
-        #expect(report.contains("\"\(Self.stuckName)\" state S"), "report: \(report)")
+        // Asleep in sleep(1) as a rule; runnable if the scan came as it woke (a busy host, one processor).
+        #expect(report.contains("\"\(Self.stuckName)\" state S") || report.contains("\"\(Self.stuckName)\" state R"),
+            "report: \(report)")
         #expect(elapsed < .seconds(60), "took \(elapsed)")
     }
 }
